@@ -1,0 +1,8 @@
+/** Tests run from TypeScript sources; `npm test` type-checks everything with tsc first. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  testTimeout: 120000,
+};
