@@ -1,0 +1,10 @@
+/**
+ * Default container images. Every one is a prop of the construct that uses it, so users can pin
+ * a digest (`name@sha256:…`) or point at a mirror.
+ */
+
+/** Stock Node.js image that runs the bundled runtime programs (certificate job, handshake sidecar). */
+export const DEFAULT_NODE_IMAGE = 'docker.io/library/node:22.11.0-alpine3.20';
+
+/** The Flux view image the Flux Operator uses by default (Spack view of flux-core and flux-sched). */
+export const DEFAULT_FLUX_VIEW_IMAGE = 'ghcr.io/converged-computing/flux-view-ubuntu:tag-noble';
