@@ -1,0 +1,167 @@
+/** Props of the containers in every pod of a MiniCluster (the operator's `MiniClusterContainer`). */
+
+/** How the kubelet pulls an image. */
+export enum ImagePullPolicy {
+  /** Always pull. */
+  ALWAYS = 'Always',
+  /** Pull only when the image is not on the node. */
+  IF_NOT_PRESENT = 'IfNotPresent',
+  /** Never pull. */
+  NEVER = 'Never',
+}
+
+/** A key of a Secret, exposed as an environment variable. */
+export interface SecretKeyReference {
+  /** Name of the Secret. */
+  readonly name: string;
+  /** Key inside the Secret. */
+  readonly key: string;
+}
+
+/** Compute resources of a container, as Kubernetes quantities (`'500m'`, `'2Gi'`, `'1'`). */
+export interface ContainerResources {
+  /** @default - no requests */
+  readonly requests?: { [resource: string]: string };
+  /** @default - no limits */
+  readonly limits?: { [resource: string]: string };
+}
+
+/** Linux capabilities to add or drop. */
+export interface Capabilities {
+  /** @default - none */
+  readonly add?: string[];
+  /** @default - none */
+  readonly drop?: string[];
+}
+
+/** The subset of a Kubernetes container SecurityContext that a MiniCluster passes through. */
+export interface ContainerSecurityContext {
+  /** @default - not set */
+  readonly privileged?: boolean;
+  /** @default - not set */
+  readonly runAsUser?: number;
+  /** @default - not set */
+  readonly runAsGroup?: number;
+  /** @default - not set */
+  readonly runAsNonRoot?: boolean;
+  /** @default - not set */
+  readonly allowPrivilegeEscalation?: boolean;
+  /** @default - not set */
+  readonly readOnlyRootFilesystem?: boolean;
+  /** @default - not set */
+  readonly capabilities?: Capabilities;
+}
+
+/** Exec lifecycle hooks; each is one command run without a shell, as the operator does. */
+export interface ContainerLifecycle {
+  /** @default - none */
+  readonly postStartExec?: string;
+  /** @default - none */
+  readonly preStopExec?: string;
+}
+
+/** Shell snippets run at fixed points of the entrypoint scripts. */
+export interface ContainerCommands {
+  /** First thing the entrypoint runs, on every rank. @default - none */
+  readonly init?: string;
+  /** Before the lead/worker split, on every rank. @default - none */
+  readonly pre?: string;
+  /** On the lead broker only, before Flux starts. @default - none */
+  readonly brokerPre?: string;
+  /** On workers only, before their broker starts. @default - none */
+  readonly workerPre?: string;
+  /** After Flux exits, on every rank. @default - none */
+  readonly post?: string;
+  /** Prefix of the lead broker's initial program (for example `fusion`). @default - none */
+  readonly prefix?: string;
+  /** A script run as the job instead of `command` (mutually exclusive with it). @default - none */
+  readonly script?: string;
+  /** Before a non-Flux sidecar container's command. @default - none */
+  readonly servicePre?: string;
+}
+
+/**
+ * A volume mounted into a container. Exactly one source may be set; with none, the volume is the
+ * PersistentVolumeClaim `claimName`.
+ */
+export interface ContainerVolume {
+  /** Mount path. Required for claimName and hostPath. @default - /dev/shm for emptyDir volumes */
+  readonly path?: string;
+  /** Mount read-only. @default false */
+  readonly readOnly?: boolean;
+  /** A hostPath directory. @default - not a hostPath volume */
+  readonly hostPath?: string;
+  /** A ConfigMap. @default - not a ConfigMap volume */
+  readonly configMapName?: string;
+  /** ConfigMap keys to project, key to path. @default - all keys */
+  readonly items?: { [key: string]: string };
+  /** A PersistentVolumeClaim. @default - not a PVC volume */
+  readonly claimName?: string;
+  /** A Secret. @default - not a Secret volume */
+  readonly secretName?: string;
+  /** An emptyDir. @default false */
+  readonly emptyDir?: boolean;
+  /** emptyDir medium: `memory` for a tmpfs. @default - node disk */
+  readonly emptyDirMedium?: string;
+  /** emptyDir size limit (quantity). @default - no limit */
+  readonly emptyDirSizeLimit?: string;
+  /** An inline CSI volume driver. @default - not a CSI volume */
+  readonly csiDriver?: string;
+  /** CSI volume attributes. @default - none */
+  readonly csiDriverAttributes?: { [key: string]: string };
+}
+
+/** A container of every MiniCluster pod. */
+export interface MiniClusterContainer {
+  /** Container image. */
+  readonly image: string;
+  /**
+   * Container name. The Flux runner is always named after the MiniCluster, as in the operator.
+   * @default - the MiniCluster name for the Flux runner; required for other containers
+   */
+  readonly name?: string;
+  /**
+   * Command the lead broker submits to Flux (or runs, with `launcher`). For `batch`, one job per line.
+   * @default - none: the lead broker runs an interactive instance
+   */
+  readonly command?: string;
+  /** @default - the image's working directory */
+  readonly workingDir?: string;
+  /** Environment variables. @default - none */
+  readonly environment?: { [name: string]: string };
+  /** Environment variables read from Secrets, variable name to Secret key. @default - none */
+  readonly secrets?: { [name: string]: SecretKeyReference };
+  /** @default - no requests or limits */
+  readonly resources?: ContainerResources;
+  /** TCP ports the container listens on. @default - none */
+  readonly ports?: number[];
+  /** Volumes, by volume name. @default - none */
+  readonly volumes?: { [name: string]: ContainerVolume };
+  /** @default - none */
+  readonly lifecycle?: ContainerLifecycle;
+  /** @default - none */
+  readonly commands?: ContainerCommands;
+  /** Give the command to `flux start` directly (workflow tools that submit their own jobs). @default false */
+  readonly launcher?: boolean;
+  /** Submit each line of the command as its own Flux job in one `flux batch`. @default false */
+  readonly batch?: boolean;
+  /** With `batch`, write the lines verbatim into the batch script. @default false */
+  readonly batchRaw?: boolean;
+  /** Directory for batch job output (FLUX_OUTPUT_DIR). @default /tmp/fluxout */
+  readonly logs?: string;
+  /** Pull the image every time (wins over imagePullPolicy). @default false */
+  readonly pullAlways?: boolean;
+  /** @default ImagePullPolicy.IF_NOT_PRESENT */
+  readonly imagePullPolicy?: ImagePullPolicy;
+  /** Name of an image pull Secret added to the pod. @default - none */
+  readonly imagePullSecret?: string;
+  /** @default - none */
+  readonly securityContext?: ContainerSecurityContext;
+  /**
+   * This container runs Flux. Exactly one container must; a single container always does.
+   * @default - true when it is the only container
+   */
+  readonly runFlux?: boolean;
+  /** For a non-Flux container: keep the image's entrypoint instead of the wrapper script. @default false */
+  readonly noWrapEntrypoint?: boolean;
+}

@@ -1,0 +1,60 @@
+/** Props of Flux itself (the operator's `spec.flux`). */
+import { ContainerResources, ContainerSecurityContext } from './container';
+
+/** The flux view init container, which copies a Flux install into every pod. */
+export interface FluxViewOptions {
+  /** @default DEFAULT_FLUX_VIEW_IMAGE (ghcr.io/converged-computing/flux-view-ubuntu:tag-noble) */
+  readonly image?: string;
+  /** Init container name, also the name of its emptyDir volume. @default flux-view */
+  readonly name?: string;
+  /** Where the view is mounted in every container. @default /mnt/flux */
+  readonly mountPath?: string;
+  /** The application image already has Flux on its PATH: the view is not copied. @default false */
+  readonly disable?: boolean;
+  /** @default - the image's working directory */
+  readonly workingDir?: string;
+  /** PYTHONPATH for Flux's Python bindings. @default - the view's site-packages */
+  readonly pythonPath?: string;
+  /** @default - no requests or limits */
+  readonly resources?: ContainerResources;
+  /** @default false */
+  readonly pullAlways?: boolean;
+  /** @default - none */
+  readonly securityContext?: ContainerSecurityContext;
+}
+
+/** The Fluxion scheduler. */
+export interface SchedulerOptions {
+  /** Use sched-simple instead of Fluxion. @default false */
+  readonly simple?: boolean;
+  /** Fluxion queue policy (`fcfs`, `easy`, `hybrid`, `conservative`). @default fcfs */
+  readonly queuePolicy?: string;
+}
+
+/** Flux options. */
+export interface FluxOptions {
+  /** @default - the default flux view */
+  readonly container?: FluxViewOptions;
+  /** Replaces `flux submit` on the lead broker (for example `flux mini submit`). @default flux submit */
+  readonly submitCommand?: string;
+  /** `flux start --wrap` for the lead broker (for example `strace,-e,network,-tt`). @default - none */
+  readonly wrap?: string;
+  /** `tbon.connect_timeout` of every broker (RFC 23 duration); empty string leaves Flux's default. @default 5s */
+  readonly connectTimeout?: string;
+  /** Extra flags for `flux submit` / `flux batch` (for example `-ompi=openmpi@5`). @default - none */
+  readonly optionFlags?: string;
+  /** TBON topology (`kary:K`, K >= 2). @default kary:256 (the operator's tbon.fanout=256) */
+  readonly topology?: string;
+  /** Workers stop after their broker's first exit, whatever its code. @default false */
+  readonly completeWorkers?: boolean;
+  /** Broker `log-stderr-level` (0-7). @default 6 */
+  readonly logLevel?: number;
+  /** @default - Fluxion with fcfs */
+  readonly scheduler?: SchedulerOptions;
+  /** Extra variables exported in the flux environment script (`flux-view.sh`). @default - none */
+  readonly environment?: { [name: string]: string };
+  /** Replaces the generated broker.toml entirely; checked against what Flux accepts. @default - generated */
+  readonly brokerConfig?: string;
+  /** Do not create the broker's local socket URI attribute. @default false */
+  readonly disableSocket?: boolean;
+}

@@ -1,0 +1,90 @@
+/** Props of the MiniCluster's pods (the operator's `spec.pod`, `spec.logging`, `spec.network`). */
+
+/** A toleration. */
+export interface Toleration {
+  /** @default - matches all keys */
+  readonly key?: string;
+  /** `Equal` or `Exists`. @default Equal */
+  readonly operator?: string;
+  /** @default - none */
+  readonly value?: string;
+  /** `NoSchedule`, `PreferNoSchedule` or `NoExecute`. @default - all effects */
+  readonly effect?: string;
+}
+
+/** What the pods restart. */
+export enum PodRestartPolicy {
+  /** Restart failed containers in place (the Flux Operator's default). */
+  ON_FAILURE = 'OnFailure',
+  /** Never restart in place; the Job replaces the pod. Needed for podFailurePolicy. */
+  NEVER = 'Never',
+}
+
+/** Pod options. */
+export interface PodOptions {
+  /** Extra pod labels. @default - none */
+  readonly labels?: { [key: string]: string };
+  /** Pod annotations. @default - none */
+  readonly annotations?: { [key: string]: string };
+  /** @default - the namespace's default service account, with no token mounted */
+  readonly serviceAccountName?: string;
+  /** Mount the service account token. @default false */
+  readonly automountServiceAccountToken?: boolean;
+  /** @default - none */
+  readonly nodeSelector?: { [key: string]: string };
+  /** Required node affinity: each label key must have one of the values. @default - none */
+  readonly nodeAffinity?: { [key: string]: string[] };
+  /** @default - none */
+  readonly tolerations?: Toleration[];
+  /** @default - the default scheduler */
+  readonly schedulerName?: string;
+  /** @default - none */
+  readonly runtimeClassName?: string;
+  /** @default - ClusterFirst */
+  readonly dnsPolicy?: string;
+  /** @default false */
+  readonly hostIPC?: boolean;
+  /** @default false */
+  readonly hostPID?: boolean;
+  /** Pod securityContext.fsGroup. @default - none */
+  readonly fsGroup?: number;
+  /**
+   * Restart policy. Never lets the Job use podFailurePolicy and per-index backoff.
+   * @default - Never when the Kubernetes version supports the native lifecycle, else OnFailure
+   */
+  readonly restartPolicy?: PodRestartPolicy;
+}
+
+/** Logging modes of the entrypoint scripts and brokers. */
+export interface LoggingOptions {
+  /** Print only the job's output (broker log level 0, scripts silent). @default false */
+  readonly quiet?: boolean;
+  /** Scripts stop at the first failing command (`set -eEu -o pipefail`). @default false */
+  readonly strict?: boolean;
+  /** `-vvv` on the submit command. @default false */
+  readonly debug?: boolean;
+  /** Time `flux start` and the submit with /usr/bin/time (must be in the image). @default false */
+  readonly timed?: boolean;
+  /** ZeroMQ debugging (`tbon.zmqdebug=1`). @default false */
+  readonly zeromq?: boolean;
+}
+
+/** Network options. */
+export interface NetworkOptions {
+  /** Name of the headless Service, also the pods' subdomain. @default - the MiniCluster name */
+  readonly headlessName?: string;
+  /** Do not add the soft same-zone affinity and one-pod-per-node anti-affinity. @default false */
+  readonly disableAffinity?: boolean;
+  /** The cluster's DNS domain. @default cluster.local */
+  readonly clusterDomain?: string;
+  /** Network interface rank 0 and interior ranks bind. @default eth0 */
+  readonly bindInterface?: string;
+  /** TCP port of the brokers. @default 8050 */
+  readonly brokerPort?: number;
+}
+
+/** State archive restored at start (`-Scontent.restore`) when the path exists in the container. */
+export interface ArchiveOptions {
+  /** Path of the archive. */
+  readonly path: string;
+}

@@ -1,0 +1,109 @@
+/**
+ * Everything the entrypoint scripts need, resolved and validated by the constructs. The scripts
+ * only render this; they make no decisions of their own about defaults.
+ */
+
+/** Shell snippets from the runner container's `commands`. */
+export interface ScriptCommands {
+  readonly init?: string;
+  readonly pre?: string;
+  readonly brokerPre?: string;
+  readonly workerPre?: string;
+  readonly post?: string;
+  readonly prefix?: string;
+  readonly servicePre?: string;
+}
+
+/** How the lead broker runs the user's work. */
+export enum LeadMode {
+  /** `flux submit <flags> --quiet --watch <command>` (or the custom submit command). */
+  SUBMIT = 'submit',
+  /** The command is Flux's initial program itself. */
+  LAUNCHER = 'launcher',
+  /** Each command line is a job in one `flux batch`. */
+  BATCH = 'batch',
+  /** No command: the lead runs an interactive broker and the pod stays up. */
+  INTERACTIVE = 'interactive',
+}
+
+/** A container that is not the Flux runner but is wrapped by a start script. */
+export interface SidecarScriptModel {
+  /** Container name; the script key is `start-<name>.sh`. */
+  readonly name: string;
+  /** The container's command, run after the view environment is sourced. */
+  readonly command?: string;
+  readonly commands: ScriptCommands;
+}
+
+/** The hosts handshake hand-off (see lib/core/handshake-contract.ts). */
+export interface HandshakeScriptModel {
+  /** Shared directory where the handshake writes this rank's parent address and `ready`. */
+  readonly dir: string;
+}
+
+export interface ScriptModel {
+  /** MiniCluster (and Job) name; hostnames are `<clusterName>-<index>`. */
+  readonly clusterName: string;
+  /** Hostname of rank 0, `<clusterName>-0`. */
+  readonly leadHostname: string;
+  /** RFC 29 hostlist of all maxSize hosts, for `flux R encode --hosts`. */
+  readonly hostlist: string;
+  readonly size: number;
+  readonly maxSize: number;
+  /** Where the flux view emptyDir is mounted (default /mnt/flux); every path follows it. */
+  readonly mountPath: string;
+  /** The app image brings Flux itself; skip the view copy and PATH setup. */
+  readonly viewDisabled: boolean;
+  /** PYTHONPATH override; default is the view's site-packages. */
+  readonly pythonPath?: string;
+  /** Full text of broker.toml, written once (not appended) by the view init script. */
+  readonly brokerToml: string;
+  /** Read-only path of the mounted certificate (mode 0400); scripts copy it to a 0600 file. */
+  readonly certificatePath: string;
+  /** Broker attributes (`-Sk=v`), same for every rank. */
+  readonly brokerOptions: string[];
+  /** Arguments of `flux R encode` besides `--hosts` (for example `--local` or `--cores=0-3`). */
+  readonly resourceEncodeArgs: string[];
+  /** Extra `export K=V` lines of flux-view.sh, sorted by name. */
+  readonly fluxEnvironment: [string, string][];
+  /** Load sched-simple instead of Fluxion. */
+  readonly simpleScheduler: boolean;
+  readonly quiet: boolean;
+  readonly strict: boolean;
+  readonly timed: boolean;
+  /** `-Scontent.restore=<path>` is added when this path exists at start. */
+  readonly archivePath?: string;
+  readonly leadMode: LeadMode;
+  /** The user's command (one job per line in batch mode). */
+  readonly command?: string;
+  /** A user script run as the command (written to a private temp file, run with bash). */
+  readonly script?: string;
+  readonly commands: ScriptCommands;
+  /** With LeadMode.BATCH: write the lines verbatim. */
+  readonly batchRaw: boolean;
+  /** FLUX_OUTPUT_DIR for batch output. */
+  readonly logsDir: string;
+  /** The runner's working directory (batch file goes there), if set. */
+  readonly workingDir?: string;
+  /** The submit command (`flux submit` unless overridden). */
+  readonly submitCommand: string;
+  /** Flags for submit/batch: `-N/-n`, optionFlags, `-vvv`. */
+  readonly submitFlags: string;
+  /** `flux start --wrap` value for the lead. */
+  readonly wrap?: string;
+  /** Interactive instance: `-Sbroker.rc2_none` is in brokerOptions and the lead stays up. */
+  readonly interactive: boolean;
+  /** Workers stop after the first broker exit, whatever its code. */
+  readonly completeWorkers: boolean;
+  /**
+   * Upper bound on worker broker restarts after a non-zero exit; 0 means unbounded (the Job's
+   * successPolicy reaps workers when the lead finishes).
+   */
+  readonly workerMaxRestarts: number;
+  /** Seconds between worker restarts. */
+  readonly workerRestartDelaySeconds: number;
+  /** Present when the hosts handshake runs in the pod. */
+  readonly handshake?: HandshakeScriptModel;
+  /** Wrapped non-Flux containers. */
+  readonly sidecars: SidecarScriptModel[];
+}
