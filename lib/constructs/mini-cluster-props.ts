@@ -1,0 +1,62 @@
+import { CertificateSource } from './certificate';
+import { MiniClusterContainer } from './props/container';
+import { FluxOptions } from './props/flux';
+import { ArchiveOptions, LoggingOptions, NetworkOptions, PodOptions } from './props/pod';
+
+/**
+ * Props of a {@link MiniCluster}: the Flux Operator's MiniCluster v1alpha2 spec for one cluster,
+ * with the same defaults and meanings, plus the target Kubernetes version.
+ */
+export interface MiniClusterProps {
+  /**
+   * Name of the cluster: the Job, the pods' hostname prefix (`<name>-<index>`) and the default
+   * Service name. A DNS-1035 label.
+   * @default - the construct id
+   */
+  readonly name?: string;
+  /**
+   * Namespace of every object. It is part of each broker's connect name, so it is always written.
+   * @default - the chart's namespace, else `default`
+   */
+  readonly namespace?: string;
+  /** Containers of every pod; exactly one runs Flux. */
+  readonly containers: MiniClusterContainer[];
+  /** Number of pods (brokers). @default 1 */
+  readonly size?: number;
+  /** Largest size the cluster may be scaled to; hosts and R cover it. @default - size */
+  readonly maxSize?: number;
+  /** Brokers needed before the job starts (`broker.quorum`). @default - all of size */
+  readonly minSize?: number;
+  /** Tasks of the submitted job: `tasks >= size` gives `-N size -n tasks`, 0 gives `-N size`, else `-n tasks`. @default 1 */
+  readonly tasks?: number;
+  /** The Job's activeDeadlineSeconds. @default 31500000 */
+  readonly deadlineSeconds?: number;
+  /** The Job's backoffLimit. @default 100 */
+  readonly backoffLimit?: number;
+  /** Delete the finished Job (and its pods) after this many seconds. @default - kept */
+  readonly ttlSecondsAfterFinished?: number;
+  /** Start every broker with no initial program; the lead stays up for interactive use. @default false */
+  readonly interactive?: boolean;
+  /** @default - Flux defaults of the operator */
+  readonly flux?: FluxOptions;
+  /** @default - all logging modes off */
+  readonly logging?: LoggingOptions;
+  /** @default - headless Service named after the cluster, soft affinity on */
+  readonly network?: NetworkOptions;
+  /** @default - no archive */
+  readonly archive?: ArchiveOptions;
+  /** Labels of the Job object (for example Kueue's `kueue.x-k8s.io/queue-name`). @default - none */
+  readonly jobLabels?: { [key: string]: string };
+  /** @default - defaults */
+  readonly pod?: PodOptions;
+  /** Containers of a pod share one process namespace. @default false */
+  readonly shareProcessNamespace?: boolean;
+  /**
+   * Kubernetes minor version the output targets ('1.27' or newer). Newer versions get the native
+   * Job lifecycle (successPolicy, podFailurePolicy, per-index backoff, native sidecars).
+   * @default '1.34' (DEFAULT_KUBERNETES_VERSION)
+   */
+  readonly kubernetesVersion?: string;
+  /** @default CertificateSource.fromExistingSecret() (Secret `<name>-curve`) */
+  readonly certificate?: CertificateSource;
+}

@@ -1,0 +1,165 @@
+import { ApiObject, Chart, Lazy } from 'cdk8s';
+import { Construct } from 'constructs';
+import { brokerOptions } from '../core/broker-options';
+import { hostname } from '../core/hostlist';
+import { FluxBrokerConfig } from './flux-broker-config';
+import { MiniClusterProps } from './mini-cluster-props';
+import { appContainers, entrypointConfigMapName, fluxViewInitContainer, podVolumes } from './private/containers';
+import { jobSpec } from './private/job-spec';
+import { commonLabels, podLabels, sortKeys, CLUSTER_LABEL } from './private/labels';
+import { ResolvedMiniCluster, resolveMiniCluster } from './private/resolve';
+import { scriptModel } from './private/script-model';
+import { formatViolations, validateMiniClusterProps } from './private/validate-mini-cluster-props';
+import { renderScripts } from '../scripts/render';
+
+
+/**
+ * A Flux Framework MiniCluster: an Indexed Job of `size` brokers (pods `<name>-<index>`), a
+ * headless Service as their subdomain, and a ConfigMap of entrypoint scripts. The lead broker
+ * (index 0) runs the command once every broker is up; the Job completes when it finishes.
+ */
+export class MiniCluster extends Construct {
+  /** Name of the Job (and the pods' hostname prefix). */
+  public readonly jobName: string;
+  /** Name of the headless Service (the pods' subdomain). */
+  public readonly serviceName: string;
+  /** Namespace of every object. */
+  public readonly namespace: string;
+  /** Name of the ConfigMap holding the entrypoint scripts. */
+  public readonly entrypointConfigMapName: string;
+  /** Name of the Secret holding the CURVE certificate. */
+  public readonly certificateSecretName: string;
+  /** The broker.toml of every broker. */
+  public readonly brokerConfig: FluxBrokerConfig;
+  /** Number of brokers. */
+  public readonly size: number;
+  /** Largest size the cluster may be scaled to. */
+  public readonly maxSize: number;
+  /** The RFC 29 hostlist of all maxSize hosts, e.g. `flux-sample-[0-3]`. */
+  public readonly hostlist: string;
+  /** The pod label selector that matches exactly this cluster's pods. */
+  public readonly selector: { [key: string]: string };
+
+  private readonly resolved: ResolvedMiniCluster;
+
+  constructor(scope: Construct, id: string, props: MiniClusterProps) {
+    super(scope, id);
+    const name = props.name ?? id;
+    const namespace = props.namespace ?? Chart.of(this).namespace ?? 'default';
+    const violations = validateMiniClusterProps(props, { name, namespace });
+    if (violations.length > 0) throw new Error(formatViolations(name, violations));
+
+    const r = resolveMiniCluster(props, name, namespace);
+    this.resolved = r;
+    this.jobName = name;
+    this.namespace = namespace;
+    this.serviceName = r.serviceName;
+    this.size = r.size;
+    this.maxSize = r.maxSize;
+    this.entrypointConfigMapName = entrypointConfigMapName(name);
+    this.certificateSecretName = r.certificate.secretNameFor(name);
+    this.selector = { [CLUSTER_LABEL]: name };
+
+    try {
+      this.brokerConfig = new FluxBrokerConfig(this, 'BrokerConfig', {
+        clusterName: name,
+        namespace,
+        serviceName: r.serviceName,
+        hostCount: r.maxSize,
+        clusterDomain: r.clusterDomain,
+        bindInterface: r.bindInterface,
+        port: r.brokerPort,
+        mountPath: r.mountPath,
+        queuePolicy: r.queuePolicy,
+        override: props.flux?.brokerConfig,
+      });
+    } catch (e) {
+      throw new Error(formatViolations(name, [{ path: 'flux.brokerConfig', value: '(toml)', rule: (e as Error).message }]));
+    }
+    this.hostlist = this.brokerConfig.hostlist;
+
+    this.headlessService();
+    this.entrypointConfigMap();
+    this.job();
+  }
+
+  /** The short hostname of broker `index` (`<name>-<index>`). */
+  public hostname(index: number): string {
+    if (!Number.isInteger(index) || index < 0 || index >= this.maxSize) {
+      throw new Error(`hostname index ${index} is outside 0..${this.maxSize - 1}`);
+    }
+    return hostname(this.jobName, index);
+  }
+
+  /** The DNS name of broker `index` through the headless Service. */
+  public fqdn(index: number): string {
+    return `${this.hostname(index)}.${this.serviceName}.${this.namespace}.svc.${this.resolved.clusterDomain}`;
+  }
+
+  private metadata(name: string, component: string, extra: Record<string, string> = {}) {
+    return { name, namespace: this.namespace, labels: sortKeys({ ...extra, ...commonLabels(this.jobName, component) }) };
+  }
+
+  private headlessService() {
+    const r = this.resolved;
+    new ApiObject(this, 'Service', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: this.metadata(r.serviceName, 'headless-service'),
+      spec: {
+        clusterIP: 'None',
+        // Per-pod DNS records from the moment a pod has an IP, not only once it is Ready.
+        publishNotReadyAddresses: true,
+        selector: this.selector,
+        ports: [{ name: 'flux', port: r.brokerPort, targetPort: r.brokerPort, protocol: 'TCP' }],
+      },
+    });
+  }
+
+  private entrypointConfigMap() {
+    new ApiObject(this, 'Entrypoint', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: this.metadata(this.entrypointConfigMapName, 'entrypoint'),
+      // Lazy so tables added to brokerConfig after construction are rendered.
+      data: Lazy.any({
+        produce: () => sortKeys({
+          'broker.toml': this.brokerConfig.toToml(),
+          ...renderScripts(scriptModel(this.resolved, this.brokerConfig.toToml(), this.brokerOptions())),
+        }),
+      }),
+    });
+  }
+
+  private brokerOptions(): string[] {
+    const r = this.resolved;
+    return brokerOptions({
+      mountPath: r.mountPath,
+      topology: r.topology,
+      connectTimeout: r.connectTimeout,
+      logLevel: r.logLevel,
+      quiet: r.quiet,
+      zeromq: r.zeromq,
+      interactive: r.interactive,
+      disableSocket: r.props.flux?.disableSocket ?? false,
+      size: r.size,
+      maxSize: r.maxSize,
+      minSize: r.minSize,
+    });
+  }
+
+  private job() {
+    const r = this.resolved;
+    new ApiObject(this, 'Job', {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: this.metadata(this.jobName, 'job', r.props.jobLabels ?? {}),
+      spec: jobSpec(r, {
+        initContainers: [fluxViewInitContainer(r)],
+        containers: appContainers(r),
+        volumes: podVolumes(r, this.certificateSecretName),
+        labels: podLabels(this.jobName, r.props.pod?.labels),
+      }),
+    });
+  }
+}

@@ -1,0 +1,156 @@
+/** The MiniCluster's pod containers and volumes, as manifest-shaped objects. */
+import type { Container, EnvVar, Volume, VolumeMount } from 'kubernetes-types-1.30/core/v1';
+import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
+import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR } from '../../core/paths';
+import { ContainerResources, ContainerSecurityContext, ContainerVolume, MiniClusterContainer } from '../props/container';
+import { ResolvedMiniCluster } from './resolve';
+import { sortKeys } from './labels';
+
+/** Names of the volumes the MiniCluster adds (see RESERVED_VOLUME_NAMES). */
+export const VOLUMES = {
+  software: 'flux-software',
+  entrypoint: 'flux-entrypoint',
+  certificate: 'flux-curve-cert',
+} as const;
+
+/** The entrypoint ConfigMap's name. */
+export function entrypointConfigMapName(clusterName: string): string {
+  return `${clusterName}-entrypoint`;
+}
+
+/** Mounts every Flux-side container gets: the view, the scripts and the certificate. */
+function fluxMounts(r: ResolvedMiniCluster, withSoftware: boolean): VolumeMount[] {
+  const mounts: VolumeMount[] = [
+    { name: r.viewName, mountPath: r.mountPath },
+    { name: VOLUMES.entrypoint, mountPath: ENTRYPOINT_MOUNT_DIR, readOnly: true },
+    { name: VOLUMES.certificate, mountPath: CERTIFICATE_MOUNT_DIR, readOnly: true },
+  ];
+  if (withSoftware && !r.viewDisabled) mounts.push({ name: VOLUMES.software, mountPath: SOFTWARE_MOUNT_DIR });
+  return mounts;
+}
+
+/** The flux view init container: copies Flux into the shared volume and writes the configs. */
+export function fluxViewInitContainer(r: ResolvedMiniCluster): Container {
+  const view = r.props.flux?.container ?? {};
+  return clean({
+    name: r.viewName,
+    image: r.viewImage,
+    imagePullPolicy: r.viewPullPolicy,
+    command: ['/bin/bash', `${ENTRYPOINT_MOUNT_DIR}/flux-init.sh`],
+    workingDir: view.workingDir,
+    resources: resources(view.resources),
+    securityContext: securityContext(view.securityContext),
+    volumeMounts: fluxMounts(r, false).filter((m) => m.name !== VOLUMES.certificate),
+  });
+}
+
+/** The application containers, the Flux runner first in the user's order. */
+export function appContainers(r: ResolvedMiniCluster): Container[] {
+  return r.props.containers.map((c, i) => {
+    const isRunner = i === r.runnerIndex;
+    const name = isRunner ? r.name : c.name!;
+    const command = isRunner
+      ? ['/bin/bash', `${ENTRYPOINT_MOUNT_DIR}/entrypoint.sh`]
+      : c.noWrapEntrypoint ? undefined : ['/bin/bash', `${ENTRYPOINT_MOUNT_DIR}/start-${name}.sh`];
+    return clean({
+      name,
+      image: c.image,
+      imagePullPolicy: c.pullAlways ? 'Always' : (c.imagePullPolicy ?? 'IfNotPresent'),
+      command,
+      workingDir: c.workingDir,
+      env: env(c),
+      ports: c.ports?.length ? [...c.ports].sort((a, b) => a - b).map((p) => ({ containerPort: p, protocol: 'TCP' })) : undefined,
+      resources: resources(c.resources),
+      securityContext: securityContext(c.securityContext),
+      lifecycle: lifecycle(c),
+      volumeMounts: [
+        ...(isRunner || !c.noWrapEntrypoint ? fluxMounts(r, true) : []),
+        ...userMounts(c),
+      ],
+    });
+  });
+}
+
+/** Pod volumes: the MiniCluster's own, then the users' (each name once, sorted). */
+export function podVolumes(r: ResolvedMiniCluster, certificateSecretName: string): Volume[] {
+  const volumes: Volume[] = [
+    { name: r.viewName, emptyDir: {} },
+    { name: VOLUMES.entrypoint, configMap: { name: entrypointConfigMapName(r.name), defaultMode: 0o555 } },
+    // 0400: kubelet adds group read under fsGroup; the scripts copy it to a private 0600 file.
+    {
+      name: VOLUMES.certificate,
+      secret: { secretName: certificateSecretName, defaultMode: 0o400, items: [{ key: 'curve.cert', path: 'curve.cert' }] },
+    },
+  ];
+  if (!r.viewDisabled) volumes.push({ name: VOLUMES.software, emptyDir: {} });
+  const user = new Map<string, ContainerVolume>();
+  for (const c of r.props.containers) for (const [n, v] of Object.entries(c.volumes ?? {})) user.set(n, v);
+  for (const n of [...user.keys()].sort()) volumes.push(userVolume(n, user.get(n)!));
+  return volumes;
+}
+
+function userVolume(name: string, v: ContainerVolume): Volume {
+  if (v.hostPath !== undefined) return { name, hostPath: { path: v.hostPath, type: 'Directory' } };
+  if (v.configMapName !== undefined) {
+    const items = v.items ? Object.keys(v.items).sort().map((key) => ({ key, path: v.items![key] })) : undefined;
+    return { name, configMap: clean({ name: v.configMapName, items }) };
+  }
+  if (v.secretName !== undefined) return { name, secret: { secretName: v.secretName } };
+  if (v.emptyDir) {
+    return { name, emptyDir: clean({ medium: v.emptyDirMedium?.toLowerCase() === 'memory' ? 'Memory' : undefined, sizeLimit: v.emptyDirSizeLimit }) };
+  }
+  if (v.csiDriver !== undefined) {
+    return { name, csi: clean({ driver: v.csiDriver, readOnly: v.readOnly, volumeAttributes: v.csiDriverAttributes ? sortKeys(v.csiDriverAttributes) : undefined }) };
+  }
+  return { name, persistentVolumeClaim: clean({ claimName: v.claimName!, readOnly: v.readOnly }) };
+}
+
+function userMounts(c: MiniClusterContainer): VolumeMount[] {
+  return Object.keys(c.volumes ?? {}).sort().map((name) => {
+    const v = c.volumes![name];
+    // The operator always mounts emptyDir volumes at /dev/shm; a path, when given, wins.
+    const mountPath = v.path ?? (v.emptyDir ? '/dev/shm' : '');
+    return clean({ name, mountPath, readOnly: v.readOnly ? true : undefined });
+  });
+}
+
+function env(c: MiniClusterContainer): EnvVar[] | undefined {
+  const vars: EnvVar[] = [
+    ...Object.entries(c.environment ?? {}).map(([name, value]) => ({ name, value })),
+    ...Object.entries(c.secrets ?? {}).map(([name, ref]) => ({ name, valueFrom: { secretKeyRef: { name: ref.name, key: ref.key } } })),
+  ];
+  vars.sort((a, b) => (a.name < b.name ? -1 : 1));
+  return vars.length ? vars : undefined;
+}
+
+function resources(r?: ContainerResources) {
+  if (!r || (!r.limits && !r.requests)) return undefined;
+  return clean({ limits: r.limits ? sortKeys(r.limits) : undefined, requests: r.requests ? sortKeys(r.requests) : undefined });
+}
+
+function securityContext(s?: ContainerSecurityContext) {
+  if (!s) return undefined;
+  return clean({
+    privileged: s.privileged,
+    runAsUser: s.runAsUser,
+    runAsGroup: s.runAsGroup,
+    runAsNonRoot: s.runAsNonRoot,
+    allowPrivilegeEscalation: s.allowPrivilegeEscalation,
+    readOnlyRootFilesystem: s.readOnlyRootFilesystem,
+    capabilities: s.capabilities ? clean({ add: s.capabilities.add, drop: s.capabilities.drop }) : undefined,
+  });
+}
+
+function lifecycle(c: MiniClusterContainer) {
+  const l = c.lifecycle;
+  if (!l || (l.postStartExec === undefined && l.preStopExec === undefined)) return undefined;
+  return clean({
+    postStart: l.postStartExec !== undefined ? { exec: { command: [l.postStartExec] } } : undefined,
+    preStop: l.preStopExec !== undefined ? { exec: { command: [l.preStopExec] } } : undefined,
+  });
+}
+
+/** Drops undefined fields so the manifest holds only what is set. */
+export function clean<T extends object>(obj: T): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,106 @@
+/** The Indexed Job of a MiniCluster, with the lifecycle fields its Kubernetes version supports. */
+import type { Affinity, Container, PodSpec, Volume } from 'kubernetes-types-1.30/core/v1';
+import type { JobSpec, PodFailurePolicyRule } from 'kubernetes-types-1.30/batch/v1';
+import { CLUSTER_LABEL, sortKeys } from './labels';
+import { clean } from './containers';
+import { ResolvedMiniCluster } from './resolve';
+
+/** Parts of the pod the MiniCluster composes. */
+export interface PodParts {
+  readonly initContainers: Container[];
+  readonly containers: Container[];
+  readonly volumes: Volume[];
+  readonly labels: Record<string, string>;
+  /** Extra podFailurePolicy rules (for example the handshake's exit codes), evaluated first. */
+  readonly failureRules?: PodFailurePolicyRule[];
+}
+
+/** The Job spec. */
+export function jobSpec(r: ResolvedMiniCluster, pod: PodParts): JobSpec {
+  const f = r.features;
+  const spec: JobSpec = {
+    completionMode: 'Indexed',
+    completions: r.size,
+    parallelism: r.size,
+    activeDeadlineSeconds: r.deadlineSeconds,
+    backoffLimit: r.backoffLimit,
+    ttlSecondsAfterFinished: r.props.ttlSecondsAfterFinished,
+    template: {
+      metadata: clean({
+        labels: pod.labels,
+        annotations: r.props.pod?.annotations ? sortKeys(r.props.pod.annotations) : undefined,
+      }),
+      spec: podSpec(r, pod),
+    },
+  };
+  // The lead's exit completes the Job and reaps the workers (KEP-3998 cites the Flux Operator).
+  if (f.successPolicy) spec.successPolicy = { rules: [{ succeededIndexes: '0' }] };
+  if (r.nativeFailureHandling) {
+    // A tightly coupled cluster cannot finish without every index: fail fast once one is lost.
+    spec.backoffLimitPerIndex = 3;
+    spec.maxFailedIndexes = 0;
+    spec.podReplacementPolicy = 'Failed';
+    spec.podFailurePolicy = { rules: failureRules(r, pod.failureRules ?? []) };
+  }
+  return clean(spec);
+}
+
+function failureRules(r: ResolvedMiniCluster, extra: PodFailurePolicyRule[]): PodFailurePolicyRule[] {
+  return [
+    // Evictions and preemptions are not the job's fault: retry without counting.
+    { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+    ...extra,
+    // A failed Flux run (lead) or a worker that gave up fails the whole Job, with its exit code.
+    { action: 'FailJob', onExitCodes: { containerName: r.name, operator: 'NotIn', values: [0] } },
+  ];
+}
+
+function podSpec(r: ResolvedMiniCluster, pod: PodParts): PodSpec {
+  const p = r.props.pod ?? {};
+  const pullSecrets = [...new Set(r.props.containers.map((c) => c.imagePullSecret).filter((s): s is string => !!s))].sort();
+  return clean({
+    subdomain: r.serviceName,
+    // Flux matches its rank by the short hostname; an FQDN hostname breaks it.
+    setHostnameAsFQDN: false,
+    restartPolicy: r.restartPolicy,
+    shareProcessNamespace: r.props.shareProcessNamespace ?? false,
+    automountServiceAccountToken: p.automountServiceAccountToken ?? false,
+    serviceAccountName: p.serviceAccountName,
+    nodeSelector: p.nodeSelector ? sortKeys(p.nodeSelector) : undefined,
+    affinity: affinity(r),
+    tolerations: p.tolerations?.map((t) => clean({ key: t.key, operator: t.operator, value: t.value, effect: t.effect })),
+    schedulerName: p.schedulerName,
+    runtimeClassName: p.runtimeClassName,
+    dnsPolicy: p.dnsPolicy,
+    hostIPC: p.hostIPC,
+    hostPID: p.hostPID,
+    securityContext: p.fsGroup !== undefined ? { fsGroup: p.fsGroup } : undefined,
+    imagePullSecrets: pullSecrets.length ? pullSecrets.map((name) => ({ name })) : undefined,
+    initContainers: pod.initContainers,
+    containers: pod.containers,
+    volumes: pod.volumes,
+  });
+}
+
+function affinity(r: ResolvedMiniCluster): Affinity | undefined {
+  const out: Affinity = {};
+  if (!r.disableAffinity) {
+    const labelSelector = { matchExpressions: [{ key: CLUSTER_LABEL, operator: 'In', values: [r.name] }] };
+    // Soft rules as in the operator: prefer one zone, prefer one pod per node.
+    out.podAffinity = {
+      preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector, topologyKey: 'topology.kubernetes.io/zone' } }],
+    };
+    out.podAntiAffinity = {
+      preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector, topologyKey: 'kubernetes.io/hostname' } }],
+    };
+  }
+  const na = r.props.pod?.nodeAffinity;
+  if (na && Object.keys(na).length > 0) {
+    out.nodeAffinity = {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchExpressions: Object.keys(na).sort().map((key) => ({ key, operator: 'In', values: [...na[key]] })) }],
+      },
+    };
+  }
+  return Object.keys(out).length ? out : undefined;
+}

@@ -1,0 +1,130 @@
+/** Applies the operator's defaults to MiniCluster props: one place decides every default. */
+import { DEFAULT_FLUX_VIEW_IMAGE } from '../../core/images';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesFeatures, kubernetesFeatures } from '../../core/kubernetes-version';
+import { DEFAULT_TOPOLOGY } from '../../core/topology';
+import { quantityValue } from '../../core/k8s-formats';
+import { CertificateSource } from '../certificate';
+import { MiniClusterProps } from '../mini-cluster-props';
+import { MiniClusterContainer } from '../props/container';
+import { PodRestartPolicy } from '../props/pod';
+
+/** MiniCluster props with every default applied. */
+export interface ResolvedMiniCluster {
+  readonly props: MiniClusterProps;
+  readonly name: string;
+  readonly namespace: string;
+  readonly serviceName: string;
+  readonly clusterDomain: string;
+  readonly bindInterface: string;
+  readonly brokerPort: number;
+  readonly size: number;
+  readonly maxSize: number;
+  readonly minSize?: number;
+  readonly tasks: number;
+  readonly deadlineSeconds: number;
+  readonly backoffLimit: number;
+  readonly interactive: boolean;
+  readonly quiet: boolean;
+  readonly strict: boolean;
+  readonly debug: boolean;
+  readonly timed: boolean;
+  readonly zeromq: boolean;
+  readonly viewImage: string;
+  readonly viewName: string;
+  readonly mountPath: string;
+  readonly viewDisabled: boolean;
+  readonly viewPullPolicy: string;
+  readonly topology: string;
+  readonly connectTimeout: string;
+  readonly logLevel: number;
+  readonly queuePolicy: string;
+  readonly simpleScheduler: boolean;
+  readonly submitCommand: string;
+  readonly completeWorkers: boolean;
+  readonly disableAffinity: boolean;
+  readonly kubernetesVersion: string;
+  readonly features: KubernetesFeatures;
+  readonly restartPolicy: PodRestartPolicy;
+  /** podFailurePolicy, backoffLimitPerIndex and podReplacementPolicy are emitted. */
+  readonly nativeFailureHandling: boolean;
+  readonly certificate: CertificateSource;
+  readonly runnerIndex: number;
+  readonly runner: MiniClusterContainer;
+}
+
+/** Resolves defaults; props must already be valid. */
+export function resolveMiniCluster(props: MiniClusterProps, name: string, namespace: string): ResolvedMiniCluster {
+  const size = props.size ?? 1;
+  const version = props.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  const features = kubernetesFeatures(version);
+  const restartPolicy = props.pod?.restartPolicy
+    ?? (features.backoffLimitPerIndex ? PodRestartPolicy.NEVER : PodRestartPolicy.ON_FAILURE);
+  const runnerIndex = props.containers.length === 1 ? 0 : props.containers.findIndex((c) => c.runFlux === true);
+  const flux = props.flux ?? {};
+  const view = flux.container ?? {};
+  const logging = props.logging ?? {};
+  const network = props.network ?? {};
+  return {
+    props,
+    name,
+    namespace,
+    serviceName: network.headlessName ?? name,
+    clusterDomain: network.clusterDomain ?? 'cluster.local',
+    bindInterface: network.bindInterface ?? 'eth0',
+    brokerPort: network.brokerPort ?? 8050,
+    size,
+    maxSize: props.maxSize ?? size,
+    minSize: props.minSize,
+    tasks: props.tasks ?? 1,
+    deadlineSeconds: props.deadlineSeconds ?? 31500000,
+    backoffLimit: props.backoffLimit ?? 100,
+    interactive: props.interactive ?? false,
+    quiet: logging.quiet ?? false,
+    strict: logging.strict ?? false,
+    debug: logging.debug ?? false,
+    timed: logging.timed ?? false,
+    zeromq: logging.zeromq ?? false,
+    viewImage: view.image ?? DEFAULT_FLUX_VIEW_IMAGE,
+    viewName: view.name ?? 'flux-view',
+    mountPath: (view.mountPath ?? '/mnt/flux').replace(/\/+$/, ''),
+    viewDisabled: view.disable ?? false,
+    viewPullPolicy: view.pullAlways ? 'Always' : 'IfNotPresent',
+    topology: flux.topology ?? DEFAULT_TOPOLOGY,
+    connectTimeout: flux.connectTimeout ?? '5s',
+    logLevel: flux.logLevel ?? 6,
+    queuePolicy: flux.scheduler?.queuePolicy ?? 'fcfs',
+    simpleScheduler: flux.scheduler?.simple ?? false,
+    submitCommand: flux.submitCommand ?? 'flux submit',
+    completeWorkers: flux.completeWorkers ?? false,
+    disableAffinity: network.disableAffinity ?? false,
+    kubernetesVersion: version,
+    features,
+    restartPolicy,
+    nativeFailureHandling: restartPolicy === PodRestartPolicy.NEVER && features.backoffLimitPerIndex,
+    certificate: props.certificate ?? CertificateSource.fromExistingSecret(),
+    runnerIndex,
+    runner: props.containers[runnerIndex],
+  };
+}
+
+/** `-N/-n` flags of the operator: tasks >= size gives -N size -n tasks, 0 gives -N size, else -n tasks. */
+export function nodeTaskFlags(size: number, tasks: number): string {
+  if (tasks === 0) return `-N ${size}`;
+  return tasks >= size ? `-N ${size} -n${tasks}` : `-n${tasks}`;
+}
+
+/**
+ * Arguments of `flux R encode` besides --hosts. Declared whole-CPU and GPU limits give an exact R
+ * (hwloc in a pod sees the node's cores, not the pod's quota); otherwise the node is probed.
+ */
+export function resourceEncodeArgs(c: MiniClusterContainer): string[] {
+  const limits = c.resources?.limits ?? {};
+  const args: string[] = [];
+  const cpu = limits.cpu !== undefined ? quantityValue(limits.cpu) : undefined;
+  if (cpu !== undefined && Number.isInteger(cpu) && cpu >= 1) args.push(`--cores=0-${cpu - 1}`);
+  if (args.length === 0) return ['--local'];
+  const gpuKey = Object.keys(limits).sort().find((k) => /(^|\/)gpu$/.test(k));
+  const gpus = gpuKey ? quantityValue(limits[gpuKey]) : undefined;
+  if (gpus !== undefined && Number.isInteger(gpus) && gpus >= 1) args.push(`--gpu=0-${gpus - 1}`);
+  return args;
+}

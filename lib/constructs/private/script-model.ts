@@ -1,0 +1,65 @@
+/** Builds the entrypoint scripts' model from resolved props. */
+import { CERTIFICATE_MOUNT_DIR, CERTIFICATE_SECRET_KEY } from '../../core/certificate-contract';
+import { hostname, rangeHostlist } from '../../core/hostlist';
+import { LeadMode, ScriptModel } from '../../scripts/model';
+import { nodeTaskFlags, resourceEncodeArgs, ResolvedMiniCluster } from './resolve';
+
+/** Restarts allowed to a worker broker when no successPolicy reaps workers. */
+const BOUNDED_WORKER_RESTARTS = 10;
+
+export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOptions: string[]): ScriptModel {
+  const c = r.runner;
+  const script = c.commands?.script;
+  const hasWork = c.command !== undefined || script !== undefined;
+  const leadMode = !hasWork ? LeadMode.INTERACTIVE
+    : c.launcher ? LeadMode.LAUNCHER
+      : c.batch ? LeadMode.BATCH
+        : LeadMode.SUBMIT;
+  const flags = [nodeTaskFlags(r.size, r.tasks), r.props.flux?.optionFlags, r.debug ? '-vvv' : undefined]
+    .filter((s): s is string => !!s && s.trim() !== '').join(' ');
+  return {
+    clusterName: r.name,
+    leadHostname: hostname(r.name, 0),
+    hostlist: rangeHostlist(r.name, r.maxSize),
+    size: r.size,
+    maxSize: r.maxSize,
+    mountPath: r.mountPath,
+    viewDisabled: r.viewDisabled,
+    pythonPath: r.props.flux?.container?.pythonPath,
+    brokerToml,
+    certificatePath: `${CERTIFICATE_MOUNT_DIR}/${CERTIFICATE_SECRET_KEY}`,
+    brokerOptions,
+    resourceEncodeArgs: resourceEncodeArgs(c),
+    fluxEnvironment: Object.entries(r.props.flux?.environment ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)),
+    simpleScheduler: r.simpleScheduler,
+    quiet: r.quiet,
+    strict: r.strict,
+    timed: r.timed,
+    archivePath: r.props.archive?.path,
+    leadMode,
+    command: c.command,
+    script,
+    commands: {
+      init: c.commands?.init,
+      pre: c.commands?.pre,
+      brokerPre: c.commands?.brokerPre,
+      workerPre: c.commands?.workerPre,
+      post: c.commands?.post,
+      prefix: c.commands?.prefix,
+    },
+    batchRaw: c.batchRaw ?? false,
+    logsDir: c.logs ?? '/tmp/fluxout',
+    workingDir: c.workingDir,
+    submitCommand: r.submitCommand,
+    submitFlags: flags,
+    wrap: r.props.flux?.wrap,
+    interactive: r.interactive,
+    completeWorkers: r.completeWorkers,
+    // With successPolicy the Job reaps workers when the lead ends; otherwise bound the loop.
+    workerMaxRestarts: r.features.successPolicy ? 0 : BOUNDED_WORKER_RESTARTS,
+    workerRestartDelaySeconds: 5,
+    sidecars: r.props.containers
+      .filter((x, i) => i !== r.runnerIndex && !x.noWrapEntrypoint)
+      .map((x) => ({ name: x.name!, command: x.command, commands: { init: x.commands?.init, pre: x.commands?.pre, post: x.commands?.post, servicePre: x.commands?.servicePre } })),
+  };
+}

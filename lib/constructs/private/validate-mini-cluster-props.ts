@@ -1,0 +1,293 @@
+/**
+ * Synth-time validation of MiniCluster props: a table of rules, each naming the property path,
+ * the bad value and the rule. All problems are reported at once, before anything is created.
+ */
+import { parseTopology } from '../../core/topology';
+import { parseKubernetesVersion } from '../../core/kubernetes-version';
+import {
+  DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, labelKeyError, labelValueError,
+} from '../../core/k8s-formats';
+import { MiniClusterProps } from '../mini-cluster-props';
+import { ContainerResources, ContainerVolume, ImagePullPolicy, MiniClusterContainer } from '../props/container';
+
+/** One problem: where, what value, which rule. */
+export interface Violation {
+  readonly path: string;
+  readonly value: unknown;
+  readonly rule: string;
+}
+
+/** Largest parallelism the Job API accepts. */
+const MAX_SIZE = 100000;
+const QUEUE_POLICIES = ['fcfs', 'easy', 'hybrid', 'conservative'];
+const DNS_POLICIES = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
+const TOLERATION_OPERATORS = ['Equal', 'Exists'];
+const TOLERATION_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+const PULL_POLICIES: string[] = Object.values(ImagePullPolicy);
+const VOLUME_SOURCES: (keyof ContainerVolume)[] = ['hostPath', 'configMapName', 'claimName', 'secretName', 'emptyDir', 'csiDriver'];
+/** Names the MiniCluster gives its own volumes. */
+export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake'];
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+const intInRange = (v: unknown, lo: number, hi = Number.MAX_SAFE_INTEGER) => isInt(v) && v >= lo && v <= hi;
+
+/** Resolved identity of the cluster being validated. */
+export interface ValidationContext {
+  readonly name: string;
+  readonly namespace: string;
+}
+
+/** Returns every violation in `props` (empty when valid). */
+export function validateMiniClusterProps(props: MiniClusterProps, ctx: ValidationContext): Violation[] {
+  const out: Violation[] = [];
+  const add = (path: string, value: unknown, rule: string) => out.push({ path, value, rule });
+  const size = props.size ?? 1;
+  const maxSize = props.maxSize ?? size;
+
+  // Names: the Job name becomes every pod's hostname, which Flux matches against its hosts list.
+  if (!DNS1035_LABEL.test(ctx.name) || ctx.name.length > 63) {
+    add('name', ctx.name, 'must be a DNS-1035 label: lower-case letters, digits and -, starting with a letter, at most 63 characters');
+  } else if (isInt(maxSize) && maxSize >= 1 && `${ctx.name}-${maxSize - 1}`.length > 63) {
+    add('name', ctx.name, `pod hostname '${ctx.name}-${maxSize - 1}' exceeds 63 characters (the Job controller does not truncate it); shorten the name or lower maxSize`);
+  }
+  if (!DNS1123_LABEL.test(ctx.namespace) || ctx.namespace.length > 63) {
+    add('namespace', ctx.namespace, 'must be a DNS-1123 label');
+  }
+
+  // Sizes (the operator's Validate()).
+  if (!intInRange(size, 1, MAX_SIZE)) add('size', props.size, `must be an integer from 1 to ${MAX_SIZE}`);
+  if (props.maxSize !== undefined && (!intInRange(props.maxSize, 1, MAX_SIZE) || (isInt(size) && props.maxSize < size))) {
+    add('maxSize', props.maxSize, `must be an integer from size (${size}) to ${MAX_SIZE}`);
+  }
+  if (props.minSize !== undefined && (!intInRange(props.minSize, 1) || props.minSize > size || props.minSize > maxSize)) {
+    add('minSize', props.minSize, `must be an integer from 1 to size (${size}) and maxSize (${maxSize})`);
+  }
+  if (props.tasks !== undefined && !intInRange(props.tasks, 0)) add('tasks', props.tasks, 'must be an integer >= 0');
+  if (props.deadlineSeconds !== undefined && !intInRange(props.deadlineSeconds, 1)) add('deadlineSeconds', props.deadlineSeconds, 'must be an integer >= 1');
+  if (props.backoffLimit !== undefined && !intInRange(props.backoffLimit, 0, 2147483647)) add('backoffLimit', props.backoffLimit, 'must be an integer >= 0');
+  if (props.ttlSecondsAfterFinished !== undefined && !intInRange(props.ttlSecondsAfterFinished, 0, 2147483647)) {
+    add('ttlSecondsAfterFinished', props.ttlSecondsAfterFinished, 'must be an integer >= 0');
+  }
+  if (props.kubernetesVersion !== undefined) {
+    const v = parseKubernetesVersion(props.kubernetesVersion);
+    if (typeof v === 'string') add('kubernetesVersion', props.kubernetesVersion, v);
+  }
+  if (props.archive !== undefined && !isAbsolutePath(props.archive.path)) add('archive.path', props.archive.path, 'must be an absolute path');
+  validateLabels(props.jobLabels, 'jobLabels', add);
+
+  validateFlux(props, add);
+  validateNetwork(props, add);
+  validatePod(props, add);
+  validateContainers(props, add);
+  return out;
+}
+
+/** Formats violations as one error message. */
+export function formatViolations(clusterName: string, violations: Violation[]): string {
+  const lines = violations.map((v) => `  - ${v.path} = ${formatValue(v.value)}: ${v.rule}`);
+  return `invalid MiniCluster '${clusterName}' (${violations.length} problem${violations.length === 1 ? '' : 's'}):\n${lines.join('\n')}`;
+}
+
+function formatValue(v: unknown): string {
+  if (v === undefined) return '(unset)';
+  const s = JSON.stringify(v);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+type Add = (path: string, value: unknown, rule: string) => void;
+
+function validateFlux(props: MiniClusterProps, add: Add) {
+  const f = props.flux ?? {};
+  const c = f.container ?? {};
+  if (f.topology !== undefined) {
+    const t = parseTopology(f.topology);
+    if (typeof t === 'string') add('flux.topology', f.topology, t);
+  }
+  if (f.connectTimeout !== undefined && f.connectTimeout !== '' && !FSD.test(f.connectTimeout)) {
+    add('flux.connectTimeout', f.connectTimeout, "must be a Flux duration such as '5s', '500ms' or '1m', or '' for Flux's default");
+  }
+  if (f.logLevel !== undefined && !intInRange(f.logLevel, 0, 7)) add('flux.logLevel', f.logLevel, 'must be an integer from 0 to 7');
+  const qp = f.scheduler?.queuePolicy;
+  if (qp !== undefined && !QUEUE_POLICIES.includes(qp)) add('flux.scheduler.queuePolicy', qp, `must be one of ${QUEUE_POLICIES.join(', ')}`);
+  for (const name of Object.keys(f.environment ?? {})) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) add(`flux.environment.${name}`, name, 'must be a shell variable name');
+  }
+  if (c.name !== undefined && (!DNS1123_LABEL.test(c.name) || c.name.length > 63)) add('flux.container.name', c.name, 'must be a DNS-1123 label');
+  if (c.mountPath !== undefined && (!isAbsolutePath(c.mountPath) || c.mountPath === '/')) {
+    add('flux.container.mountPath', c.mountPath, 'must be an absolute path other than /');
+  }
+  if (c.image !== undefined && c.image.trim() === '') add('flux.container.image', c.image, 'must not be empty');
+  validateResources(c.resources, 'flux.container.resources', add);
+  if (f.wrap !== undefined && /\s/.test(f.wrap)) add('flux.wrap', f.wrap, 'must be a comma-separated argument list without spaces (flux start --wrap)');
+}
+
+function validateNetwork(props: MiniClusterProps, add: Add) {
+  const n = props.network ?? {};
+  if (n.headlessName !== undefined && (!DNS1035_LABEL.test(n.headlessName) || n.headlessName.length > 63)) {
+    add('network.headlessName', n.headlessName, 'must be a DNS-1035 label (it names a Service)');
+  }
+  if (n.clusterDomain !== undefined && !DNS1123_SUBDOMAIN.test(n.clusterDomain)) {
+    add('network.clusterDomain', n.clusterDomain, 'must be a DNS domain such as cluster.local');
+  }
+  if (n.bindInterface !== undefined && !/^[A-Za-z0-9_.:@-]{1,15}$/.test(n.bindInterface)) {
+    add('network.bindInterface', n.bindInterface, 'must be a network interface name (1-15 characters)');
+  }
+  if (n.brokerPort !== undefined && !intInRange(n.brokerPort, 1, 65535)) add('network.brokerPort', n.brokerPort, 'must be a port from 1 to 65535');
+}
+
+function validatePod(props: MiniClusterProps, add: Add) {
+  const p = props.pod ?? {};
+  validateLabels(p.labels, 'pod.labels', add);
+  for (const k of Object.keys(p.annotations ?? {})) {
+    const e = labelKeyError(k);
+    if (e) add(`pod.annotations.${k}`, k, e);
+  }
+  validateLabels(p.nodeSelector, 'pod.nodeSelector', add);
+  for (const [k, values] of Object.entries(p.nodeAffinity ?? {})) {
+    const e = labelKeyError(k);
+    if (e) add(`pod.nodeAffinity.${k}`, k, e);
+    if (!Array.isArray(values) || values.length === 0) add(`pod.nodeAffinity.${k}`, values, 'must list at least one value');
+  }
+  (p.tolerations ?? []).forEach((t, i) => {
+    if (t.operator !== undefined && !TOLERATION_OPERATORS.includes(t.operator)) add(`pod.tolerations[${i}].operator`, t.operator, 'must be Equal or Exists');
+    if (t.effect !== undefined && !TOLERATION_EFFECTS.includes(t.effect)) add(`pod.tolerations[${i}].effect`, t.effect, `must be one of ${TOLERATION_EFFECTS.join(', ')}`);
+    if (t.operator === 'Exists' && t.value !== undefined) add(`pod.tolerations[${i}].value`, t.value, 'must be empty when operator is Exists');
+  });
+  if (p.dnsPolicy !== undefined && !DNS_POLICIES.includes(p.dnsPolicy)) add('pod.dnsPolicy', p.dnsPolicy, `must be one of ${DNS_POLICIES.join(', ')}`);
+  if (p.fsGroup !== undefined && !intInRange(p.fsGroup, 0)) add('pod.fsGroup', p.fsGroup, 'must be an integer >= 0');
+  for (const [field, v] of [['serviceAccountName', p.serviceAccountName], ['runtimeClassName', p.runtimeClassName], ['schedulerName', p.schedulerName]] as const) {
+    if (v !== undefined && !DNS1123_SUBDOMAIN.test(v)) add(`pod.${field}`, v, 'must be a DNS-1123 subdomain');
+  }
+}
+
+function validateContainers(props: MiniClusterProps, add: Add) {
+  const containers = props.containers ?? [];
+  if (!Array.isArray(containers) || containers.length === 0) {
+    add('containers', props.containers, 'must list at least one container');
+    return;
+  }
+  const runners = containers.filter((c) => c.runFlux === true || containers.length === 1);
+  if (runners.length !== 1) {
+    add('containers', containers.map((c) => c.name ?? c.image), `exactly one container must set runFlux (found ${runners.length})`);
+  }
+  const seenNames = new Map<string, number>();
+  const volumes = new Map<string, { json: string; index: number }>();
+  containers.forEach((c, i) => {
+    const path = `containers[${i}]`;
+    const isRunner = c.runFlux === true || containers.length === 1;
+    validateContainer(c, path, isRunner, add);
+    const name = isRunner ? '(runner)' : c.name;
+    if (name !== undefined) {
+      if (seenNames.has(name)) add(`${path}.name`, c.name, `duplicates containers[${seenNames.get(name)}].name`);
+      else seenNames.set(name, i);
+    }
+    for (const [vname, vol] of Object.entries(c.volumes ?? {})) {
+      const json = JSON.stringify(vol, Object.keys(vol).sort());
+      const prev = volumes.get(vname);
+      if (prev && prev.json !== json) {
+        add(`${path}.volumes.${vname}`, vol, `volume '${vname}' is defined differently in containers[${prev.index}]; a volume name is one pod volume`);
+      } else if (!prev) {
+        volumes.set(vname, { json, index: i });
+      }
+      validateVolume(vname, vol, `${path}.volumes.${vname}`, add);
+    }
+  });
+  const runner = containers.find((c) => c.runFlux === true || containers.length === 1);
+  const runnerName = props.name;
+  for (const c of containers) {
+    if (c !== runner && c.name !== undefined && c.name === runnerName) {
+      add(`containers[${containers.indexOf(c)}].name`, c.name, 'clashes with the Flux runner, which is named after the MiniCluster');
+    }
+  }
+}
+
+function validateContainer(c: MiniClusterContainer, path: string, isRunner: boolean, add: Add) {
+  if (typeof c.image !== 'string' || c.image.trim() === '' || /\s/.test(c.image)) add(`${path}.image`, c.image, 'must be a non-empty image reference without spaces');
+  if (!isRunner && c.name === undefined) add(`${path}.name`, c.name, 'required for containers that do not run Flux');
+  if (c.name !== undefined && (!DNS1123_LABEL.test(c.name) || c.name.length > 63)) add(`${path}.name`, c.name, 'must be a DNS-1123 label');
+  if (c.launcher && c.batch) add(`${path}.launcher`, c.launcher, 'launcher and batch are mutually exclusive');
+  if (c.batchRaw && !c.batch) add(`${path}.batchRaw`, c.batchRaw, 'requires batch');
+  if (c.commands?.script !== undefined && c.command !== undefined) add(`${path}.commands.script`, '(script)', 'script and command are mutually exclusive');
+  if ((c.launcher || c.batch) && c.command === undefined && c.commands?.script === undefined) {
+    add(`${path}.command`, c.command, `required with ${c.launcher ? 'launcher' : 'batch'}`);
+  }
+  if (!isRunner) {
+    for (const f of ['launcher', 'batch', 'batchRaw'] as const) if (c[f]) add(`${path}.${f}`, c[f], 'only the Flux runner container can set it');
+    for (const f of ['brokerPre', 'workerPre', 'prefix', 'script'] as const) {
+      if (c.commands?.[f] !== undefined) add(`${path}.commands.${f}`, '(set)', 'only the Flux runner container runs it');
+    }
+  } else if (c.noWrapEntrypoint) {
+    add(`${path}.noWrapEntrypoint`, true, 'the Flux runner always runs the entrypoint script');
+  }
+  if (c.imagePullPolicy !== undefined && !PULL_POLICIES.includes(c.imagePullPolicy)) add(`${path}.imagePullPolicy`, c.imagePullPolicy, `must be one of ${PULL_POLICIES.join(', ')}`);
+  if (c.workingDir !== undefined && !isAbsolutePath(c.workingDir)) add(`${path}.workingDir`, c.workingDir, 'must be an absolute path');
+  if (c.logs !== undefined && !isAbsolutePath(c.logs)) add(`${path}.logs`, c.logs, 'must be an absolute path');
+  if (c.imagePullSecret !== undefined && !DNS1123_SUBDOMAIN.test(c.imagePullSecret)) add(`${path}.imagePullSecret`, c.imagePullSecret, 'must be a DNS-1123 subdomain (a Secret name)');
+  const ports = c.ports ?? [];
+  ports.forEach((p, j) => {
+    if (!intInRange(p, 1, 65535)) add(`${path}.ports[${j}]`, p, 'must be a port from 1 to 65535');
+    if (ports.indexOf(p) !== j) add(`${path}.ports[${j}]`, p, 'duplicate port');
+  });
+  for (const name of Object.keys(c.environment ?? {})) {
+    if (!ENV_NAME.test(name)) add(`${path}.environment.${name}`, name, 'must be a valid environment variable name');
+  }
+  for (const [name, ref] of Object.entries(c.secrets ?? {})) {
+    if (!ENV_NAME.test(name)) add(`${path}.secrets.${name}`, name, 'must be a valid environment variable name');
+    if (c.environment && name in c.environment) add(`${path}.secrets.${name}`, name, 'also set in environment');
+    if (!ref || !DNS1123_SUBDOMAIN.test(ref.name ?? '')) add(`${path}.secrets.${name}.name`, ref?.name, 'must be a Secret name (DNS-1123 subdomain)');
+    if (!ref || !/^[-._a-zA-Z0-9]+$/.test(ref.key ?? '')) add(`${path}.secrets.${name}.key`, ref?.key, 'must be a Secret key');
+  }
+  validateResources(c.resources, `${path}.resources`, add);
+  const sc = c.securityContext;
+  for (const f of ['runAsUser', 'runAsGroup'] as const) {
+    if (sc?.[f] !== undefined && !intInRange(sc[f], 0)) add(`${path}.securityContext.${f}`, sc[f], 'must be an integer >= 0');
+  }
+  if (sc?.privileged && sc.allowPrivilegeEscalation === false) {
+    add(`${path}.securityContext.allowPrivilegeEscalation`, false, 'cannot be false when privileged is true');
+  }
+}
+
+function validateVolume(name: string, v: ContainerVolume, path: string, add: Add) {
+  if (!DNS1123_LABEL.test(name) || name.length > 63) add(path, name, 'volume name must be a DNS-1123 label');
+  if (RESERVED_VOLUME_NAMES.includes(name)) add(path, name, `volume name is reserved by the MiniCluster (${RESERVED_VOLUME_NAMES.join(', ')})`);
+  const sources = VOLUME_SOURCES.filter((k) => v[k] !== undefined && v[k] !== false);
+  if (sources.length > 1) add(path, sources, 'set at most one of hostPath, configMapName, claimName, secretName, emptyDir, csiDriver');
+  if (sources.length === 0 && v.claimName === undefined) add(`${path}.claimName`, undefined, 'a volume needs a source: claimName, hostPath, configMapName, secretName, emptyDir or csiDriver');
+  if ((v.claimName !== undefined || v.hostPath !== undefined) && v.path === undefined) add(`${path}.path`, undefined, 'required for claimName and hostPath volumes');
+  if (v.path !== undefined && !isAbsolutePath(v.path)) add(`${path}.path`, v.path, 'must be an absolute path');
+  if (v.hostPath !== undefined && !isAbsolutePath(v.hostPath)) add(`${path}.hostPath`, v.hostPath, 'must be an absolute path');
+  if (v.items !== undefined && v.configMapName === undefined) add(`${path}.items`, v.items, 'only for configMapName volumes');
+  for (const [key, p] of Object.entries(v.items ?? {})) {
+    if (p.startsWith('/') || p.split('/').includes('..')) add(`${path}.items.${key}`, p, 'must be a relative path without ..');
+  }
+  if ((v.emptyDirMedium !== undefined || v.emptyDirSizeLimit !== undefined) && !v.emptyDir) {
+    add(path, v.emptyDirMedium ?? v.emptyDirSizeLimit, 'emptyDirMedium and emptyDirSizeLimit need emptyDir: true');
+  }
+  if (v.emptyDirMedium !== undefined && !['memory', 'Memory', ''].includes(v.emptyDirMedium)) add(`${path}.emptyDirMedium`, v.emptyDirMedium, "must be 'memory' or ''");
+  if (v.emptyDirSizeLimit !== undefined && !QUANTITY.test(v.emptyDirSizeLimit)) add(`${path}.emptyDirSizeLimit`, v.emptyDirSizeLimit, 'must be a quantity such as 1Gi');
+  if (v.csiDriverAttributes !== undefined && v.csiDriver === undefined) add(`${path}.csiDriverAttributes`, v.csiDriverAttributes, 'only for csiDriver volumes');
+  for (const [field, val] of [['configMapName', v.configMapName], ['claimName', v.claimName], ['secretName', v.secretName]] as const) {
+    if (val !== undefined && !DNS1123_SUBDOMAIN.test(val)) add(`${path}.${field}`, val, 'must be a DNS-1123 subdomain');
+  }
+}
+
+function validateResources(r: ContainerResources | undefined, path: string, add: Add) {
+  for (const kind of ['requests', 'limits'] as const) {
+    for (const [res, q] of Object.entries(r?.[kind] ?? {})) {
+      if (typeof q !== 'string' || !QUANTITY.test(q)) add(`${path}.${kind}.${res}`, q, "must be a quantity such as '500m', '2Gi' or '4'");
+    }
+  }
+}
+
+function validateLabels(labels: { [k: string]: string } | undefined, path: string, add: Add) {
+  for (const [k, v] of Object.entries(labels ?? {})) {
+    const ke = labelKeyError(k);
+    if (ke) add(`${path}.${k}`, k, ke);
+    const ve = typeof v === 'string' ? labelValueError(v) : 'must be a string';
+    if (ve) add(`${path}.${k}`, v, ve);
+  }
+}
+
+function isAbsolutePath(p: unknown): boolean {
+  return typeof p === 'string' && p.startsWith('/') && !p.split('/').includes('..');
+}

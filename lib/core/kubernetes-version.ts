@@ -1,0 +1,52 @@
+/**
+ * Job and pod features by Kubernetes minor version. A feature counts from the version where it is
+ * on by default (beta or GA), since that is what a managed cluster of that version runs.
+ */
+
+/** The oldest minor version synthesized. cdk8s-plus-27 typings are the floor. */
+export const MIN_KUBERNETES_MINOR = 27;
+
+/**
+ * The default target: the oldest minor version still in standard support on EKS, GKE and AKS in
+ * November 2026 (1.34: EKS standard support until December 2026; 1.33 has left standard support
+ * on all three).
+ */
+export const DEFAULT_KUBERNETES_VERSION = '1.34';
+
+/** What a target version supports. */
+export interface KubernetesFeatures {
+  readonly minor: number;
+  /** Native sidecars: init containers with restartPolicy Always (beta, on by default, 1.29). */
+  readonly nativeSidecars: boolean;
+  /** Job successPolicy (beta 1.31, GA 1.33). */
+  readonly successPolicy: boolean;
+  /** Job backoffLimitPerIndex / maxFailedIndexes and the FailIndex action (beta 1.29, GA 1.33). */
+  readonly backoffLimitPerIndex: boolean;
+  /** Job podReplacementPolicy (beta 1.29, GA 1.34). */
+  readonly podReplacementPolicy: boolean;
+  /** The pod label batch.kubernetes.io/job-completion-index (beta 1.28). */
+  readonly completionIndexLabel: boolean;
+}
+
+/** Parses 'MAJOR.MINOR' (a patch part is tolerated and ignored); returns an error text if invalid. */
+export function parseKubernetesVersion(version: string): number | string {
+  const m = /^v?1\.(\d+)(?:\.\d+)?$/.exec(version);
+  if (!m) return `must look like '1.34'`;
+  const minor = Number(m[1]);
+  if (minor < MIN_KUBERNETES_MINOR) return `must be 1.${MIN_KUBERNETES_MINOR} or newer`;
+  return minor;
+}
+
+/** The features of a (valid) target version. */
+export function kubernetesFeatures(version: string): KubernetesFeatures {
+  const minor = parseKubernetesVersion(version);
+  if (typeof minor === 'string') throw new Error(`kubernetesVersion '${version}' ${minor}`);
+  return {
+    minor,
+    nativeSidecars: minor >= 29,
+    successPolicy: minor >= 31,
+    backoffLimitPerIndex: minor >= 29,
+    podReplacementPolicy: minor >= 29,
+    completionIndexLabel: minor >= 28,
+  };
+}

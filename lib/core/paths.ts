@@ -1,0 +1,25 @@
+/** Paths inside a MiniCluster pod. Everything Flux writes lives under the view mount path. */
+
+/** Where the entrypoint ConfigMap (scripts, runtime programs) is mounted, read-only. */
+export const ENTRYPOINT_MOUNT_DIR = '/flux_operator';
+
+/** Where the Spack install tree of the flux view is copied in the application containers. */
+export const SOFTWARE_MOUNT_DIR = '/opt/software';
+
+/** Paths derived from the flux view mount path (default /mnt/flux). */
+export function fluxPaths(mountPath: string) {
+  const root = mountPath.replace(/\/+$/, '') || '/';
+  const config = `${root}/config`;
+  return {
+    config,
+    configDir: `${config}/etc/flux/config`,
+    brokerToml: `${config}/etc/flux/config/broker.toml`,
+    resourceFile: `${config}/etc/flux/system/R`,
+    cronDir: `${config}/etc/flux/system/cron.d`,
+    curveCert: `${config}/curve/curve.cert`,
+    runDir: `${config}/run/flux`,
+    localUri: `local://${config}/run/flux/local`,
+    stateDir: `${config}/var/lib/flux`,
+    archiveDb: `${config}/var/lib/flux/job-archive.sqlite`,
+  };
+}
