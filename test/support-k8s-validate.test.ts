@@ -2,7 +2,6 @@ import * as fs from 'fs';
 import { loadSchema, schemaMinors, validatorCacheFile } from './support/k8s-schema';
 import { DEFAULT_KUBERNETES_VERSION, expectValidManifests, validateManifests } from './support/k8s-validate';
 // The generator is a plain Node script (tools/ convention); it exports its staleness check.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const generator = require('../tools/gen-k8s-schema.js') as { checkSchemas(): string[] };
 
 /** An Indexed Job shaped like the MiniCluster's, with a native sidecar (init container, restartPolicy Always). */

@@ -107,7 +107,6 @@ export function strictValidator(schema: K8sSchema, definition: string): Validate
 
 /** Where the compiled validator for `definition` is cached. */
 export function validatorCacheFile(schema: K8sSchema, definition: string): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ajvVersion = (require('ajv/package.json') as { version: string }).version;
   const dir = `${schema.typesMinor}-${schema.definitionsSha256.slice(0, 16)}-ajv${ajvVersion}-f${CACHE_FORMAT}`;
   return path.join(root, 'build', 'k8s-validators', dir, `${definition}.js`);
@@ -117,7 +116,6 @@ function cachedValidator(schema: K8sSchema, definition: string): ValidateFunctio
   const file = validatorCacheFile(schema, definition);
   if (!fs.existsSync(file)) return undefined;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require(file) as ValidateFunction;
   } catch {
     return undefined; // unreadable or truncated by a crash: recompile and overwrite

@@ -173,7 +173,6 @@ function modelClass(apiVersion: string, kind: string): ModelClass {
   let cls = modelClasses.get(key);
   if (!cls) {
     // Only reached for apiVersion/kind pairs found in the generated schema, never arbitrary input.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     cls = (require(`kubernetes-models/${apiVersion}/${kind}`) as Record<string, ModelClass>)[kind];
     if (!cls) throw new Error(`kubernetes-models has no class for ${key}`);
     modelClasses.set(key, cls);
