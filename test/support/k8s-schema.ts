@@ -11,8 +11,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import Ajv, { ValidateFunction } from 'ajv';
-import standaloneCode from 'ajv/dist/standalone';
+import type Ajv from 'ajv';
+import type { ValidateFunction } from 'ajv';
 
 /** A JSON Schema node as the generator writes it (a small, regular subset of JSON Schema). */
 export interface SchemaNode {
@@ -125,7 +125,9 @@ function cachedValidator(schema: K8sSchema, definition: string): ValidateFunctio
 function compileAndCache(schema: K8sSchema, definition: string): ValidateFunction {
   let ajv = ajvs.get(schema.typesMinor);
   if (!ajv) {
-    ajv = new Ajv(AJV_OPTIONS);
+    // ajv itself is loaded only on a cache miss.
+    const { default: AjvClass } = require('ajv') as { default: typeof Ajv };
+    ajv = new AjvClass(AJV_OPTIONS);
     ajv.addSchema({ $id: schemaId(schema), definitions: schema.definitions });
     ajvs.set(schema.typesMinor, ajv);
   }
@@ -135,6 +137,7 @@ function compileAndCache(schema: K8sSchema, definition: string): ValidateFunctio
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
+    const { default: standaloneCode } = require('ajv/dist/standalone') as typeof import('ajv/dist/standalone');
     fs.writeFileSync(tmp, standaloneCode(ajv, validate));
     fs.renameSync(tmp, file);
   } catch {
