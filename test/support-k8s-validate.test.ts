@@ -311,6 +311,14 @@ describe('validateManifests is version aware', () => {
     expect(problemsAfter(mutate, '1.29')).toEqual([]);
   });
 
+  test('a preStop sleep, alpha in the 1.29 types, needs 1.30', () => {
+    const mutate = (j: any) => (podSpec(j).containers[0].lifecycle = { preStop: { sleep: { seconds: 5 } } });
+    expect(problemsAfter(mutate, '1.29')).toEqual([
+      'Job/flux-sample: spec.template.spec.containers[0].lifecycle.preStop.sleep: field not accepted by Kubernetes 1.29 with default feature gates (needs 1.30+; PodLifecycleSleepAction: alpha 1.29, beta (on) 1.30)',
+    ]);
+    expect(problemsAfter(mutate, '1.30')).toEqual([]);
+  });
+
   test('a kind newer than the target types is named as such', () => {
     const vap = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec: {} };
     expect(validateManifests([vap], { kubernetesVersion: '1.29' })).toEqual([

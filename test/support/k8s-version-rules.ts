@@ -5,10 +5,15 @@
  * where a type is used (a Container as an init container or not).
  *
  * How this scales: the schema for target V is the newest installed kubernetes-types <= V, so a field
- * newer than those types is already an unknown-field error. To validate fields added after the
- * newest installed types, install a newer alias (`npm i -D kubernetes-types-1.33@npm:kubernetes-types@1.33`)
- * and run `node tools/gen-k8s-schema.js`; then list here any field that is alpha (off by default)
- * in the minor that introduced it, with the minor where it became enabled by default.
+ * newer than those types is already an unknown-field error. When a newer kubernetes-types is
+ * published, add the alias (`npm i -D kubernetes-types-1.3X@npm:kubernetes-types@1.3X.0`) and run
+ * `node tools/gen-k8s-schema.js`; then list here every field of the new types that is alpha (off by
+ * default) in the minor that introduced it, with the minor where it became enabled by default.
+ * kubernetes-types 1.30.0 is the newest on npm today, so for targets 1.31+ a field added after 1.30
+ * (e.g. image volumes, pod-level resources) is rejected. If one is needed before newer types exist,
+ * the approach is: a table in the generator that adds `{ definition, field, schema }` to the newest
+ * schema, plus a GATES entry here with the minor it became default-on, so it is accepted only from
+ * that minor.
  */
 import { K8sSchema, SchemaNode, compareMinor, refName } from './k8s-schema';
 
