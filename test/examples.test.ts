@@ -1,0 +1,51 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { parse } from 'smol-toml';
+import { parseAllDocuments } from 'yaml';
+import { exampleApp } from '../examples/app';
+import { expectValidManifests } from './support/k8s-validate';
+import { expectCleanShellScript } from './support/shell-check';
+
+const DIST = path.join(__dirname, '..', 'dist');
+
+function synthExamples(): Map<string, string> {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'examples-'));
+  exampleApp(outdir).synth();
+  return new Map(fs.readdirSync(outdir).sort().map((f) => [f, fs.readFileSync(path.join(outdir, f), 'utf8')]));
+}
+
+const files = synthExamples();
+const docsOf = (file: string) => parseAllDocuments(files.get(file)!).map((d) => d.toJSON()).filter(Boolean);
+
+describe('examples', () => {
+  test('dist/ is up to date (run `npx cdk8s synth` and commit dist/)', () => {
+    const committed = fs.existsSync(DIST) ? fs.readdirSync(DIST).filter((f) => f.endsWith('.k8s.yaml')).sort() : [];
+    expect(committed).toEqual([...files.keys()]);
+    for (const [file, text] of files) expect(fs.readFileSync(path.join(DIST, file), 'utf8')).toBe(text);
+  });
+
+  test('every example is synthesized, twice identically', () => {
+    expect([...files.keys()]).toEqual(['batch.k8s.yaml', 'elastic.k8s.yaml', 'hello-world.k8s.yaml', 'interactive.k8s.yaml',
+      'launcher.k8s.yaml', 'mpi.k8s.yaml', 'volumes.k8s.yaml']);
+    expect(synthExamples()).toEqual(files);
+  });
+
+  test.each([...files.keys()])('%s: every object is schema-valid and every script is shellcheck-clean', (file) => {
+    const docs = docsOf(file);
+    expectValidManifests(docs, { kubernetesVersion: '1.34' });
+    for (const cm of docs.filter((d) => d.kind === 'ConfigMap')) {
+      for (const [key, text] of Object.entries<string>(cm.data)) {
+        if (key.endsWith('.sh')) expectCleanShellScript(`${file}:${key}`, text);
+      }
+    }
+  });
+
+  test('hello world: Job, Service and ConfigMap, with the hostlist flux-sample-[0-3]', () => {
+    const docs = docsOf('hello-world.k8s.yaml');
+    const kinds = docs.map((d) => `${d.kind}/${d.metadata.name}`);
+    expect(kinds).toEqual(expect.arrayContaining(['Job/flux-sample', 'Service/flux-sample', 'ConfigMap/flux-sample-entrypoint']));
+    const cm = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'flux-sample-entrypoint');
+    expect((parse(cm.data['broker.toml']) as any).bootstrap.hosts).toEqual([{ host: 'flux-sample-[0-3]' }]);
+  });
+});

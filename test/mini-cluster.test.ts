@@ -1,0 +1,236 @@
+import { Chart, Testing } from 'cdk8s';
+import { parse } from 'smol-toml';
+import { MiniCluster, MiniClusterProps, PodRestartPolicy } from '../lib';
+import { expectValidManifests } from './support/k8s-validate';
+
+const hello: MiniClusterProps = {
+  size: 4,
+  logging: { quiet: true },
+  containers: [{ image: 'ubuntu:noble', command: 'echo hello world' }],
+};
+
+function synth(props: MiniClusterProps = hello, name = 'flux-sample', chartProps = {}) {
+  const chart = new Chart(Testing.app(), 'test', chartProps);
+  const cluster = new MiniCluster(chart, name, props);
+  const docs = Testing.synth(chart);
+  const find = (kind: string, objName?: string) => docs.find((d) => d.kind === kind && (objName === undefined || d.metadata.name === objName));
+  return { cluster, docs, job: find('Job'), service: find('Service', cluster.serviceName), configMap: find('ConfigMap', cluster.entrypointConfigMapName) };
+}
+
+describe('MiniCluster', () => {
+  test('hello world: an Indexed Job, a headless Service and the entrypoint ConfigMap', () => {
+    // WHEN
+    const { cluster, docs, job, service, configMap } = synth();
+    // THEN
+    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual(['ConfigMap/flux-sample-entrypoint', 'Job/flux-sample', 'Service/flux-sample']);
+    expect(job.spec).toMatchObject({ completionMode: 'Indexed', completions: 4, parallelism: 4, backoffLimit: 100, activeDeadlineSeconds: 31500000 });
+    const pod = job.spec.template.spec;
+    expect(pod.subdomain).toBe('flux-sample');
+    expect(pod.setHostnameAsFQDN).toBe(false);
+    expect(pod.hostname).toBeUndefined();
+    expect(pod.automountServiceAccountToken).toBe(false);
+    expect(service.spec).toEqual({
+      clusterIP: 'None',
+      publishNotReadyAddresses: true,
+      selector: { 'flux-framework.org/minicluster': 'flux-sample' },
+      ports: [{ name: 'flux', port: 8050, protocol: 'TCP', targetPort: 8050 }],
+    });
+    // the selector matches the pod labels, and only this cluster's (its own label)
+    for (const [k, v] of Object.entries(service.spec.selector)) expect(job.spec.template.metadata.labels[k]).toBe(v);
+    expect(cluster.hostlist).toBe('flux-sample-[0-3]');
+    expect(cluster.hostname(3)).toBe('flux-sample-3');
+    expect(cluster.fqdn(0)).toBe('flux-sample-0.flux-sample.default.svc.cluster.local');
+    expect(() => cluster.hostname(4)).toThrow(/outside 0..3/);
+    const toml = parse(configMap.data['broker.toml']) as any;
+    expect(toml.bootstrap.hosts).toEqual([{ host: 'flux-sample-[0-3]' }]);
+    expect(Object.keys(configMap.data).sort()).toEqual(['broker.toml', 'entrypoint.sh', 'flux-init.sh']);
+    expectValidManifests(docs, { kubernetesVersion: '1.34' });
+  });
+
+  test('the runner is named after the cluster, runs the entrypoint and mounts view, scripts and certificate', () => {
+    const { job } = synth();
+    const pod = job.spec.template.spec;
+    const runner = pod.containers[0];
+    expect(runner.name).toBe('flux-sample');
+    expect(runner.command).toEqual(['/bin/bash', '/flux_operator/entrypoint.sh']);
+    expect(runner.volumeMounts).toEqual([
+      { name: 'flux-view', mountPath: '/mnt/flux' },
+      { name: 'flux-entrypoint', mountPath: '/flux_operator', readOnly: true },
+      { name: 'flux-curve-cert', mountPath: '/flux_operator/curve', readOnly: true },
+      { name: 'flux-software', mountPath: '/opt/software' },
+    ]);
+    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-view']);
+    expect(pod.initContainers[0].image).toBe('ghcr.io/converged-computing/flux-view-ubuntu:tag-noble');
+    const cert = pod.volumes.find((v: any) => v.name === 'flux-curve-cert');
+    expect(cert.secret).toEqual({ secretName: 'flux-sample-curve', defaultMode: 0o400, items: [{ key: 'curve.cert', path: 'curve.cert' }] });
+    // every mount refers to a volume of the pod
+    const volumeNames = new Set(pod.volumes.map((v: any) => v.name));
+    for (const c of [...pod.initContainers, ...pod.containers]) for (const m of c.volumeMounts) expect(volumeNames).toContain(m.name);
+  });
+
+  test.each(['1.27', '1.28', '1.29', '1.30', '1.31', '1.33', '1.34', '1.36'])('kubernetes %s: schema-valid output with the lifecycle it supports', (version) => {
+    // WHEN
+    const { docs, job } = synth({ ...hello, kubernetesVersion: version });
+    const minor = Number(version.split('.')[1]);
+    // THEN
+    expectValidManifests(docs, { kubernetesVersion: version });
+    expect(job.spec.successPolicy).toEqual(minor >= 31 ? { rules: [{ succeededIndexes: '0' }] } : undefined);
+    const native = minor >= 29;
+    expect(job.spec.template.spec.restartPolicy).toBe(native ? 'Never' : 'OnFailure');
+    expect(job.spec.podReplacementPolicy).toBe(native ? 'Failed' : undefined);
+    expect(job.spec.backoffLimitPerIndex).toBe(native ? 3 : undefined);
+    expect(job.spec.maxFailedIndexes).toBe(native ? 0 : undefined);
+    if (native) {
+      expect(job.spec.podFailurePolicy.rules[0]).toEqual({ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] });
+      expect(job.spec.podFailurePolicy.rules.at(-1)).toEqual({ action: 'FailJob', onExitCodes: { containerName: 'flux-sample', operator: 'NotIn', values: [0] } });
+    } else {
+      expect(job.spec.podFailurePolicy).toBeUndefined();
+    }
+  });
+
+  test('fields the cdk8s-plus-27 L1 classes would drop still reach the YAML', () => {
+    const { job } = synth({ ...hello, kubernetesVersion: '1.34', shareProcessNamespace: true });
+    expect(job.spec.successPolicy).toBeDefined();
+    expect(job.spec.backoffLimitPerIndex).toBeDefined();
+    expect(job.spec.podReplacementPolicy).toBeDefined();
+    expect(job.spec.template.spec.shareProcessNamespace).toBe(true);
+  });
+
+  test('OnFailure chosen by the user turns off podFailurePolicy (the API forbids the pair)', () => {
+    const { docs, job } = synth({ ...hello, pod: { restartPolicy: PodRestartPolicy.ON_FAILURE } });
+    expect(job.spec.template.spec.restartPolicy).toBe('OnFailure');
+    expect(job.spec.podFailurePolicy).toBeUndefined();
+    expect(job.spec.backoffLimitPerIndex).toBeUndefined();
+    expectValidManifests(docs);
+  });
+
+  test('namespace comes from the prop, else the chart, else default', () => {
+    expect(synth().job.metadata.namespace).toBe('default');
+    expect(synth(hello, 'flux-sample', { namespace: 'hpc' }).job.metadata.namespace).toBe('hpc');
+    const { configMap } = synth({ ...hello, namespace: 'team' }, 'flux-sample', { namespace: 'hpc' });
+    expect(configMap.metadata.namespace).toBe('team');
+    expect(configMap.data['broker.toml']).toContain('%h.flux-sample.team.svc.cluster.local');
+  });
+
+  test('maxSize widens hosts and R while the Job runs size pods; minSize sets the quorum', () => {
+    const { job, configMap, cluster } = synth({ ...hello, size: 2, maxSize: 8, minSize: 1 });
+    expect(job.spec.completions).toBe(2);
+    expect(cluster.hostlist).toBe('flux-sample-[0-7]');
+    expect(configMap.data['broker.toml']).toContain('hosts = [ { host = "flux-sample-[0-7]" } ]');
+    expect(configMap.data['entrypoint.sh']).toContain('-Sbroker.quorum=1');
+  });
+
+  test('pod options reach the pod spec', () => {
+    const { docs, job } = synth({
+      ...hello,
+      jobLabels: { 'kueue.x-k8s.io/queue-name': 'hpc' },
+      pod: {
+        labels: { team: 'a' }, annotations: { note: 'x' }, serviceAccountName: 'runner', nodeSelector: { pool: 'hpc' },
+        nodeAffinity: { 'topology.kubernetes.io/zone': ['us-east1-b'] }, tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
+        schedulerName: 'fluence', runtimeClassName: 'kata', dnsPolicy: 'ClusterFirst', hostIPC: true, hostPID: true, fsGroup: 1000,
+      },
+      network: { disableAffinity: true },
+    });
+    const pod = job.spec.template.spec;
+    expect(job.metadata.labels['kueue.x-k8s.io/queue-name']).toBe('hpc');
+    expect(job.spec.template.metadata.labels.team).toBe('a');
+    expect(job.spec.template.metadata.annotations).toEqual({ note: 'x' });
+    expect(pod).toMatchObject({
+      serviceAccountName: 'runner', nodeSelector: { pool: 'hpc' }, schedulerName: 'fluence', runtimeClassName: 'kata',
+      dnsPolicy: 'ClusterFirst', hostIPC: true, hostPID: true, securityContext: { fsGroup: 1000 },
+      tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
+    });
+    expect(pod.affinity).toEqual({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-east1-b'] }] }] } } });
+    expectValidManifests(docs);
+  });
+
+  test('soft affinity by default: same zone preferred, one pod per node preferred', () => {
+    const aff = synth().job.spec.template.spec.affinity;
+    expect(aff.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.topologyKey).toBe('topology.kubernetes.io/zone');
+    expect(aff.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm).toEqual({
+      labelSelector: { matchExpressions: [{ key: 'flux-framework.org/minicluster', operator: 'In', values: ['flux-sample'] }] },
+      topologyKey: 'kubernetes.io/hostname',
+    });
+  });
+
+  test('container options: env sorted, secrets, resources, ports, lifecycle, pull policy and secrets', () => {
+    const { docs, job } = synth({
+      size: 2,
+      containers: [
+        {
+          image: 'ubuntu:noble', command: 'hostname', runFlux: true, pullAlways: true, imagePullSecret: 'regcred',
+          environment: { ZED: '1', ALPHA: '2' }, secrets: { TOKEN: { name: 'tok', key: 'value' } },
+          resources: { limits: { cpu: '4', memory: '1Gi' }, requests: { cpu: '2' } }, ports: [9000],
+          lifecycle: { postStartExec: 'touch /tmp/started' }, securityContext: { runAsUser: 1000, runAsNonRoot: true },
+        },
+        { image: 'nginx', name: 'nginx', noWrapEntrypoint: true, ports: [80], imagePullSecret: 'regcred' },
+      ],
+    });
+    const [runner, nginx] = job.spec.template.spec.containers;
+    expect(runner.env).toEqual([{ name: 'ALPHA', value: '2' }, { name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'tok', key: 'value' } } }, { name: 'ZED', value: '1' }]);
+    expect(runner.imagePullPolicy).toBe('Always');
+    expect(runner.ports).toEqual([{ containerPort: 9000, protocol: 'TCP' }]);
+    expect(runner.lifecycle).toEqual({ postStart: { exec: { command: ['touch /tmp/started'] } } });
+    expect(runner.securityContext).toEqual({ runAsUser: 1000, runAsNonRoot: true });
+    expect(nginx.command).toBeUndefined();
+    expect(nginx.volumeMounts).toBeUndefined();
+    expect(job.spec.template.spec.imagePullSecrets).toEqual([{ name: 'regcred' }]);
+    expectValidManifests(docs);
+  });
+
+  test('whole-CPU and GPU limits give an exact R; otherwise the node is probed', () => {
+    const exact = synth({ size: 2, containers: [{ image: 'a', command: 'x', resources: { limits: { 'cpu': '4', 'nvidia.com/gpu': '2' } } }] });
+    expect(exact.configMap.data['entrypoint.sh']).toMatch(/--cores=0-3/);
+    expect(exact.configMap.data['entrypoint.sh']).toMatch(/--gpu=0-1/);
+    expect(synth().configMap.data['entrypoint.sh']).toMatch(/--local/);
+  });
+
+  test('user volumes of every kind are added once and mounted', () => {
+    const { docs, job } = synth({
+      size: 2,
+      containers: [{
+        image: 'a', command: 'x',
+        volumes: {
+          data: { path: '/data', claimName: 'data', readOnly: true },
+          host: { path: '/h', hostPath: '/var/h' },
+          cfg: { path: '/cfg', configMapName: 'cfg', items: { b: 'b.txt', a: 'a.txt' } },
+          sec: { path: '/sec', secretName: 'sec' },
+          shm: { emptyDir: true, emptyDirMedium: 'memory', emptyDirSizeLimit: '1Gi' },
+          csi: { path: '/csi', csiDriver: 'x.csi.io', csiDriverAttributes: { b: '2', a: '1' } },
+        },
+      }],
+    });
+    const vols = Object.fromEntries(job.spec.template.spec.volumes.map((v: any) => [v.name, v]));
+    expect(vols.data).toEqual({ name: 'data', persistentVolumeClaim: { claimName: 'data', readOnly: true } });
+    expect(vols.host).toEqual({ name: 'host', hostPath: { path: '/var/h', type: 'Directory' } });
+    expect(vols.cfg).toEqual({ name: 'cfg', configMap: { name: 'cfg', items: [{ key: 'a', path: 'a.txt' }, { key: 'b', path: 'b.txt' }] } });
+    expect(vols.sec).toEqual({ name: 'sec', secret: { secretName: 'sec' } });
+    expect(vols.shm).toEqual({ name: 'shm', emptyDir: { medium: 'Memory', sizeLimit: '1Gi' } });
+    expect(vols.csi).toEqual({ name: 'csi', csi: { driver: 'x.csi.io', volumeAttributes: { a: '1', b: '2' } } });
+    const mounts = job.spec.template.spec.containers[0].volumeMounts;
+    expect(mounts.find((m: any) => m.name === 'shm').mountPath).toBe('/dev/shm');
+    expect(mounts.find((m: any) => m.name === 'data')).toEqual({ name: 'data', mountPath: '/data', readOnly: true });
+    expectValidManifests(docs);
+  });
+
+  test('a changed mount path moves every Flux path with it', () => {
+    const { job, configMap } = synth({ ...hello, flux: { container: { mountPath: '/opt/flux' } } });
+    expect(job.spec.template.spec.containers[0].volumeMounts[0]).toEqual({ name: 'flux-view', mountPath: '/opt/flux' });
+    for (const text of Object.values<string>(configMap.data)) expect(text).not.toContain('/mnt/flux');
+  });
+
+  test('output size and object count do not grow with cluster size', () => {
+    const size = (n: number) => JSON.stringify(synth({ ...hello, size: n }).docs).length;
+    expect(size(16384) - size(4)).toBeLessThan(200);
+    expect(synth({ ...hello, size: 16384 }).docs).toHaveLength(3);
+  });
+
+  test('synthesis is deterministic', () => {
+    const yaml = () => {
+      const app = Testing.app();
+      new MiniCluster(new Chart(app, 'c'), 'flux-sample', hello);
+      return app.synthYaml();
+    };
+    expect(yaml()).toEqual(yaml());
+  });
+});

@@ -1,0 +1,97 @@
+import { Chart, Testing } from 'cdk8s';
+import * as fc from 'fast-check';
+import { MiniCluster, MiniClusterProps } from '../lib';
+import { expectValidManifests } from './support/k8s-validate';
+
+const VERSIONS = ['1.27', '1.28', '1.29', '1.30', '1.31', '1.32', '1.33', '1.34', '1.35', '1.36'];
+const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,14}[a-z0-9]$/);
+const envName = fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,10}$/);
+const quantity = fc.constantFrom('1', '2', '500m', '1Gi', '256Mi', '1.5', '0.5', '2e3');
+
+const volume = fc.oneof(
+  fc.record({ path: fc.constant('/data'), claimName: label }),
+  fc.record({ path: fc.constant('/host'), hostPath: fc.constant('/var/tmp') }),
+  fc.record({ emptyDir: fc.constant(true), emptyDirMedium: fc.constantFrom('memory', ''), emptyDirSizeLimit: quantity }),
+  fc.record({ path: fc.constant('/cfg'), configMapName: label }),
+  fc.record({ path: fc.constant('/sec'), secretName: label, readOnly: fc.boolean() }),
+);
+
+const validProps: fc.Arbitrary<{ name: string; props: MiniClusterProps }> = fc.record({
+  name: fc.stringMatching(/^[a-z][a-z0-9-]{0,20}[a-z0-9]$/),
+  size: fc.integer({ min: 1, max: 64 }),
+  extra: fc.integer({ min: 0, max: 64 }),
+  quorum: fc.option(fc.integer({ min: 1, max: 64 }), { nil: undefined }),
+  tasks: fc.integer({ min: 0, max: 128 }),
+  version: fc.constantFrom(...VERSIONS),
+  command: fc.option(fc.string({ maxLength: 40 }), { nil: undefined }),
+  mode: fc.constantFrom('submit', 'launcher', 'batch'),
+  env: fc.dictionary(envName, fc.string({ maxLength: 10 }), { maxKeys: 3 }),
+  volumes: fc.dictionary(label, volume, { maxKeys: 3 }),
+  cpu: fc.option(quantity, { nil: undefined }),
+  quiet: fc.boolean(),
+  strict: fc.boolean(),
+  interactive: fc.boolean(),
+  sidecar: fc.boolean(),
+  fanout: fc.integer({ min: 2, max: 300 }),
+}).map((r) => {
+  const runner = {
+    image: 'ubuntu:noble',
+    command: r.command,
+    launcher: r.command !== undefined && r.mode === 'launcher',
+    batch: r.command !== undefined && r.mode === 'batch',
+    environment: r.env,
+    volumes: r.volumes,
+    resources: r.cpu ? { limits: { cpu: r.cpu } } : undefined,
+    runFlux: r.sidecar ? true : undefined,
+  };
+  const containers = r.sidecar ? [runner, { image: 'nginx', name: 'web', ports: [80] }] : [runner];
+  return {
+    name: r.name,
+    props: {
+      size: r.size,
+      maxSize: r.size + r.extra,
+      minSize: r.quorum !== undefined ? Math.min(r.quorum, r.size) : undefined,
+      tasks: r.tasks,
+      kubernetesVersion: r.version,
+      interactive: r.interactive,
+      logging: { quiet: r.quiet, strict: r.strict },
+      flux: { topology: `kary:${r.fanout}` },
+      containers,
+    },
+  };
+});
+
+/** One mutation that breaks exactly one rule, and the path the error must name. */
+const invalidations: [string, (p: MiniClusterProps) => MiniClusterProps][] = [
+  ['size', (p) => ({ ...p, size: 0 })],
+  ['maxSize', (p) => ({ ...p, maxSize: (p.size ?? 1) - 1 || -1 })],
+  ['minSize', (p) => ({ ...p, minSize: (p.size ?? 1) + 1 })],
+  ['tasks', (p) => ({ ...p, tasks: -3 })],
+  ['kubernetesVersion', (p) => ({ ...p, kubernetesVersion: '1.20' })],
+  ['flux.topology', (p) => ({ ...p, flux: { topology: 'kary:1' } })],
+  ['containers[0].image', (p) => ({ ...p, containers: [{ ...p.containers[0], image: '' }, ...p.containers.slice(1)] })],
+  ['containers[0].resources.limits.cpu', (p) => ({ ...p, containers: [{ ...p.containers[0], resources: { limits: { cpu: 'two' } } }, ...p.containers.slice(1)] })],
+  ['containers[0].launcher', (p) => ({ ...p, containers: [{ ...p.containers[0], command: 'x', launcher: true, batch: true }, ...p.containers.slice(1)] })],
+  ['network.brokerPort', (p) => ({ ...p, network: { brokerPort: 0 } })],
+];
+
+describe('properties', () => {
+  test('random valid props always synthesize schema-valid output for their version', () => {
+    fc.assert(fc.property(validProps, ({ name, props }) => {
+      const chart = new Chart(Testing.app(), 'p');
+      new MiniCluster(chart, name, props);
+      const docs = Testing.synth(chart);
+      expectValidManifests(docs, { kubernetesVersion: props.kubernetesVersion });
+      const job = docs.find((d) => d.kind === 'Job');
+      expect(job.spec.completions).toBe(props.size);
+    }), { numRuns: 60 });
+  });
+
+  test('random invalid props always raise the validation error naming the property', () => {
+    fc.assert(fc.property(validProps, fc.constantFrom(...invalidations), ({ name, props }, [path, mutate]) => {
+      const chart = new Chart(Testing.app(), 'p');
+      expect(() => new MiniCluster(chart, name, mutate(props))).toThrow(`- ${path} = `);
+      expect(Testing.synth(chart)).toEqual([]);
+    }), { numRuns: 100 });
+  });
+});

@@ -1,0 +1,95 @@
+import { Testing } from 'cdk8s';
+import { MiniCluster, MiniClusterProps } from '../lib';
+
+const ok: MiniClusterProps = { containers: [{ image: 'ubuntu:noble', command: 'hostname' }] };
+
+function errorOf(props: Partial<MiniClusterProps>, name = 'flux-sample'): string {
+  try {
+    new MiniCluster(Testing.chart(), name, { ...ok, ...props });
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('expected a validation error');
+}
+
+describe('validation', () => {
+  test('every problem is reported at once with path, value and rule', () => {
+    // WHEN
+    const message = errorOf({ size: 0, tasks: -1, flux: { logLevel: 9, topology: 'kary:1' } }, 'Flux_Sample');
+    // THEN
+    expect(message).toMatch(/^invalid MiniCluster 'Flux_Sample' \(5 problems\):/);
+    expect(message).toContain('- name = "Flux_Sample": must be a DNS-1035 label');
+    expect(message).toContain('- size = 0: must be an integer from 1 to 100000');
+    expect(message).toContain('- tasks = -1: must be an integer >= 0');
+    expect(message).toContain('- flux.logLevel = 9: must be an integer from 0 to 7');
+    expect(message).toContain('- flux.topology = "kary:1": kary:1 is not supported');
+  });
+
+  test.each<[string, Partial<MiniClusterProps>, RegExp]>([
+    ['hostname too long', { maxSize: 1000 }, /name = "a{58}": pod hostname 'a{58}-999' exceeds 63 characters/],
+  ])('%s', (_, props, message) => {
+    expect(errorOf(props, 'a'.repeat(58))).toMatch(message);
+  });
+
+  test.each<[string, Partial<MiniClusterProps>, RegExp]>([
+    ['maxSize below size', { size: 4, maxSize: 2 }, /maxSize = 2: must be an integer from size \(4\)/],
+    ['minSize above size', { size: 2, minSize: 3 }, /minSize = 3: must be an integer from 1 to size \(2\)/],
+    ['size not an integer', { size: 2.5 }, /size = 2\.5: must be an integer/],
+    ['size over the Job limit', { size: 100001 }, /size = 100001/],
+    ['negative backoffLimit', { backoffLimit: -1 }, /backoffLimit = -1/],
+    ['bad kubernetes version', { kubernetesVersion: '1.26' }, /kubernetesVersion = "1.26": must be 1.27 or newer/],
+    ['bad kubernetes version format', { kubernetesVersion: 'latest' }, /kubernetesVersion = "latest": must look like '1.34'/],
+    ['bad namespace', { namespace: 'Prod' }, /namespace = "Prod": must be a DNS-1123 label/],
+    ['relative archive path', { archive: { path: 'state.tar' } }, /archive.path = "state.tar": must be an absolute path/],
+    ['bad job label', { jobLabels: { 'kueue.x-k8s.io/queue-name': 'a b' } }, /jobLabels.kueue.x-k8s.io\/queue-name = "a b": label value/],
+    ['bad connect timeout', { flux: { connectTimeout: '5 seconds' } }, /flux.connectTimeout = "5 seconds": must be a Flux duration/],
+    ['bad queue policy', { flux: { scheduler: { queuePolicy: 'lifo' } } }, /flux.scheduler.queuePolicy = "lifo": must be one of fcfs, easy, hybrid, conservative/],
+    ['bad mount path', { flux: { container: { mountPath: 'mnt' } } }, /flux.container.mountPath = "mnt": must be an absolute path/],
+    ['unsupported topology', { flux: { topology: 'binomial' } }, /flux.topology = "binomial": must be 'kary:K'/],
+    ['bad flux environment name', { flux: { environment: { 'A-B': '1' } } }, /flux.environment.A-B/],
+    ['bad headless name', { network: { headlessName: '1svc' } }, /network.headlessName = "1svc": must be a DNS-1035 label/],
+    ['bad port', { network: { brokerPort: 70000 } }, /network.brokerPort = 70000/],
+    ['bad cluster domain', { network: { clusterDomain: 'Cluster_Local' } }, /network.clusterDomain/],
+    ['bad dns policy', { pod: { dnsPolicy: 'Sometimes' } }, /pod.dnsPolicy = "Sometimes": must be one of/],
+    ['bad toleration', { pod: { tolerations: [{ key: 'gpu', operator: 'Maybe', effect: 'NoRun' }] } }, /pod.tolerations\[0\].operator = "Maybe"[\s\S]*pod.tolerations\[0\].effect = "NoRun"/],
+    ['empty node affinity', { pod: { nodeAffinity: { zone: [] } } }, /pod.nodeAffinity.zone = \[\]: must list at least one value/],
+    ['no containers', { containers: [] }, /containers = \[\]: must list at least one container/],
+    ['two runners', { containers: [{ image: 'a', runFlux: true }, { image: 'b', name: 'b', runFlux: true }] }, /exactly one container must set runFlux \(found 2\)/],
+    ['no runner', { containers: [{ image: 'a', name: 'a' }, { image: 'b', name: 'b' }] }, /exactly one container must set runFlux \(found 0\)/],
+    ['unnamed sidecar', { containers: [{ image: 'a', runFlux: true }, { image: 'nginx' }] }, /containers\[1\].name = \(unset\): required for containers that do not run Flux/],
+    ['duplicate names', { containers: [{ image: 'a', runFlux: true }, { image: 'b', name: 'x' }, { image: 'c', name: 'x' }] }, /containers\[2\].name = "x": duplicates containers\[1\].name/],
+    ['launcher and batch', { containers: [{ image: 'a', command: 'x', launcher: true, batch: true }] }, /containers\[0\].launcher = true: launcher and batch are mutually exclusive/],
+    ['script and command', { containers: [{ image: 'a', command: 'x', commands: { script: 'y' } }] }, /containers\[0\].commands.script = "\(script\)": script and command are mutually exclusive/],
+    ['batchRaw without batch', { containers: [{ image: 'a', command: 'x', batchRaw: true }] }, /batchRaw = true: requires batch/],
+    ['batch without command', { containers: [{ image: 'a', batch: true }] }, /containers\[0\].command = \(unset\): required with batch/],
+    ['runner with noWrapEntrypoint', { containers: [{ image: 'a', noWrapEntrypoint: true }] }, /noWrapEntrypoint = true: the Flux runner always runs the entrypoint script/],
+    ['bad cpu quantity', { containers: [{ image: 'a', resources: { limits: { cpu: '1.5 cores' } } }] }, /containers\[0\].resources.limits.cpu = "1.5 cores": must be a quantity/],
+    ['bad port list', { containers: [{ image: 'a', ports: [80, 80, 0] }] }, /ports\[1\] = 80: duplicate port[\s\S]*ports\[2\] = 0: must be a port/],
+    ['bad env name', { containers: [{ image: 'a', environment: { '1 X': 'y' } }] }, /environment.1 X/],
+    ['bad secret ref', { containers: [{ image: 'a', secrets: { TOKEN: { name: 'Bad_Name', key: 'k' } } }] }, /secrets.TOKEN.name = "Bad_Name"/],
+    ['image with spaces', { containers: [{ image: 'ubuntu noble' }] }, /containers\[0\].image = "ubuntu noble"/],
+    ['pvc without path', { containers: [{ image: 'a', volumes: { data: { claimName: 'data' } } }] }, /volumes.data.path = \(unset\): required for claimName and hostPath volumes/],
+    ['two volume sources', { containers: [{ image: 'a', volumes: { data: { path: '/d', hostPath: '/h', secretName: 's' } } }] }, /volumes.data = \["hostPath","secretName"\]: set at most one of/],
+    ['medium without emptyDir', { containers: [{ image: 'a', volumes: { d: { path: '/d', claimName: 'c', emptyDirMedium: 'memory' } } }] }, /emptyDirMedium and emptyDirSizeLimit need emptyDir: true/],
+    ['bad size limit', { containers: [{ image: 'a', volumes: { d: { emptyDir: true, emptyDirSizeLimit: 'lots' } } }] }, /emptyDirSizeLimit = "lots": must be a quantity/],
+    ['items without configMap', { containers: [{ image: 'a', volumes: { d: { path: '/d', claimName: 'c', items: { a: 'b' } } } }] }, /volumes.d.items = \{"a":"b"\}: only for configMapName volumes/],
+    ['reserved volume name', { containers: [{ image: 'a', volumes: { 'flux-view': { emptyDir: true } } }] }, /volume name is reserved by the MiniCluster/],
+    ['conflicting shared volume', { containers: [{ image: 'a', runFlux: true, volumes: { d: { path: '/d', claimName: 'x' } } }, { image: 'b', name: 'b', volumes: { d: { path: '/d', claimName: 'y' } } }] }, /volume 'd' is defined differently in containers\[0\]/],
+    ['sidecar with brokerPre', { containers: [{ image: 'a', runFlux: true }, { image: 'b', name: 'b', commands: { brokerPre: 'x' } }] }, /containers\[1\].commands.brokerPre = "\(set\)": only the Flux runner container runs it/],
+  ])('rejects %s', (_, props, message) => {
+    expect(errorOf(props)).toMatch(message);
+  });
+
+  test('a broker config override that Flux would reject is a validation error', () => {
+    expect(errorOf({ flux: { brokerConfig: '[bootstrap]\nfoo = 1\n' } })).toMatch(/flux.brokerConfig = "\(toml\)": invalid broker config:[\s\S]*\[bootstrap\] foo: unknown key/);
+  });
+
+  test('invalid props create nothing in the chart', () => {
+    // GIVEN
+    const chart = Testing.chart();
+    // WHEN
+    expect(() => new MiniCluster(chart, 'flux-sample', { ...ok, size: 0 })).toThrow();
+    // THEN
+    expect(Testing.synth(chart)).toEqual([]);
+  });
+});
