@@ -58,16 +58,23 @@ const PLACEHOLDER = /@@([A-Z0-9_]+)@@/g;
 
 /** Renders template `name` (a file in lib/scripts/templates). */
 export function renderTemplate(name: string, context: TemplateContext): string {
-  const kept = expandLines(name, readTemplate(name).split('\n'), context, [name]);
-  const text = kept.join('\n').replace(PLACEHOLDER, (_, key: string) => {
+  return renderTemplateText(name, readTemplate(name), context);
+}
+
+/** Renders template text (its includes are read from lib/scripts/templates); `name` is for errors. */
+export function renderTemplateText(name: string, template: string, context: TemplateContext): string {
+  return expandLines(name, template.split('\n'), context, [name]).join('\n');
+}
+
+/** One template line with its values substituted; values are never rescanned. */
+function substitute(name: string, line: string, context: TemplateContext): string {
+  // A leftover marker after the placeholders are taken out is a malformed directive.
+  if (line.replace(PLACEHOLDER, '').includes('@@')) throw new Error(`template ${name}: malformed directive in line '${line}'`);
+  return line.replace(PLACEHOLDER, (_, key: string) => {
     if (!(key in context.values)) throw new Error(`template ${name}: no value for @@${key}@@`);
     const value = context.values[key];
     return typeof value === 'object' ? shellWords(value) : shellQuote(String(value));
   });
-  // Values are substituted in one pass and never rescanned, so a leftover marker is a template bug.
-  const unresolved = kept.find((line) => line.replace(PLACEHOLDER, '').includes('@@'));
-  if (unresolved !== undefined) throw new Error(`template ${name}: malformed directive in line '${unresolved}'`);
-  return text;
 }
 
 function expandLines(name: string, lines: string[], context: TemplateContext, includes: string[]): string[] {
@@ -78,7 +85,7 @@ function expandLines(name: string, lines: string[], context: TemplateContext, in
   for (const line of lines) {
     const m = DIRECTIVE.exec(line);
     if (!m) {
-      if (keeping()) out.push(line);
+      if (keeping()) out.push(substitute(name, line, context));
       continue;
     }
     const [, kind, arg] = m;
@@ -98,6 +105,7 @@ function expandLines(name: string, lines: string[], context: TemplateContext, in
     } else {
       const code = context.lines?.[arg];
       if (!code) throw new Error(`template ${name}: no lines for ${arg}`);
+      // Code built by the renderer from quoted values: inserted as is, never scanned for markers.
       out.push(...code);
     }
   }

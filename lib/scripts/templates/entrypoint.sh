@@ -34,7 +34,9 @@ archive_path=@@ARCHIVE_PATH@@
 job_script=@@JOB_SCRIPT@@
 #@@END SCRIPT@@
 #@@IF USER_COMMAND@@
+#@@UNLESS SCRIPT@@
 command_line=@@COMMAND@@
+#@@END SCRIPT@@
 #@@END USER_COMMAND@@
 #@@IF RUNS_PROGRAM@@
 command_prefix=@@COMMAND_PREFIX@@
@@ -75,7 +77,6 @@ handshake_wait_seconds=$(seconds_from_env HANDSHAKE_WAIT_SECONDS @@HANDSHAKE_WAI
 
 config_root="$mount_path/config"
 shared_config_dir="$config_root/etc/flux/config"
-rank_config_dir="$config_root/rank-config"
 system_dir="$config_root/etc/flux/system"
 certificate_file="$config_root/curve/curve.cert"
 flux_view_file="$mount_path/flux-view.sh"
@@ -195,6 +196,8 @@ fi
 #@@END ARCHIVE@@
 
 #@@IF HANDSHAKE@@
+rank_config_dir="$config_root/rank-config"
+
 # An RFC 29 hostlist of ranks $1 to $2.
 rank_range() {
   if [ "$1" -eq "$2" ]; then
