@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { LeadMode, ScriptModel } from '../../lib/scripts/model';
 import { renderScripts } from '../../lib/scripts/render';
-import { brokerOptions, CERTIFICATE, RUNNING_AS_ROOT, Sandbox, sampleModel } from './harness';
+import { BLOCK_UNTIL_TERM, brokerOptions, CERTIFICATE, RUNNING_AS_ROOT, Sandbox, sampleModel } from './harness';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -246,6 +246,28 @@ describe('entrypoint.sh, worker brokers', () => {
     const result = runEntrypoint(model, { hostname: 'elsewhere' });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("hostname 'elsewhere' is not flux-sample-<index> and JOB_COMPLETION_INDEX is not set");
+  });
+});
+
+describe('entrypoint.sh, signals', () => {
+  test.each([
+    ['the lead', 'flux-sample-0'],
+    ['a worker', 'flux-sample-1'],
+  ])('SIGTERM to %s reaches the broker, which is not restarted, and post still runs', async (_, hostname) => {
+    // GIVEN a running broker (the script is the container's PID 1 in a pod)
+    const model = sampleModel(sandbox, { commands: { post: 'touch "$HOME/post-ran"' } });
+    const scripts = renderScripts(model);
+    expect(sandbox.run('flux-init.sh', scripts['flux-init.sh']).status).toBe(0);
+    const { child, done } = sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname, onStart: BLOCK_UNTIL_TERM });
+    await sandbox.waitForCallFile('blocking', child);
+    // WHEN the pod is deleted (or the Job reaps it)
+    child.kill('SIGTERM');
+    const result = await done;
+    // THEN the broker got the signal, its exit code is the script's, and nothing restarted
+    expect(fs.readFileSync(path.join(sandbox.calls, 'signal'), 'utf8')).toBe('TERM\n');
+    expect(result.status).toBe(143);
+    expect(sandbox.brokerCalls()).toHaveLength(1);
+    expect(fs.existsSync(path.join(sandbox.home, 'post-ran'))).toBe(true);
   });
 });
 

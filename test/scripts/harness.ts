@@ -3,7 +3,7 @@
  * external `flux` and `hostname` executables placed first on PATH. The doubles record each call's
  * argv, environment and working directory, and exit with the codes the test chooses.
  */
-import { spawnSync } from 'child_process';
+import { ChildProcess, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -136,6 +136,34 @@ export class Sandbox {
 
   /** Runs `text` with bash in the sandbox. */
   run(name: string, text: string, options: RunOptions = {}): RunResult {
+    const [command, args, spawnOptions] = this.command(name, text, options);
+    const result = spawnSync(command, args, { ...spawnOptions, encoding: 'utf8', timeout: 60000 });
+    if (result.error) throw result.error;
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  /** Starts `text` with bash in the sandbox without waiting for it. */
+  start(name: string, text: string, options: RunOptions = {}): { child: ChildProcess; done: Promise<RunResult> } {
+    const [command, args, spawnOptions] = this.command(name, text, options);
+    const child = spawn(command, args, spawnOptions);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const done = new Promise<RunResult>((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+    return { child, done };
+  }
+
+  /** Waits until `file` (relative to the calls directory) exists; fails if `child` ends first or after a minute. */
+  async waitForCallFile(file: string, child: ChildProcess): Promise<void> {
+    const exists = () => fs.existsSync(path.join(this.calls, file));
+    for (let i = 0; i < 1200 && !exists() && child.exitCode === null; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (!exists()) throw new Error(`${file} never appeared (script exit code ${child.exitCode})`);
+  }
+
+  private command(name: string, text: string, options: RunOptions): [string, string[], { cwd: string; env: Record<string, string> }] {
     const file = path.join(this.root, name);
     fs.writeFileSync(file, text, { mode: 0o755 });
     const env: Record<string, string> = {
@@ -149,13 +177,9 @@ export class Sandbox {
       ...(options.onStart ? { FAKE_FLUX_ON_START: options.onStart } : {}),
       ...options.env,
     };
-    const [command, args] =
-      options.uid === undefined
-        ? ['bash', [file]]
-        : ['setpriv', [`--reuid=${options.uid}`, `--regid=${options.uid}`, '--clear-groups', 'bash', file]];
-    const result = spawnSync(command, args as string[], { cwd: this.work, env, encoding: 'utf8', timeout: 60000 });
-    if (result.error) throw result.error;
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+    return options.uid === undefined
+      ? ['bash', [file], { cwd: this.work, env }]
+      : ['setpriv', [`--reuid=${options.uid}`, `--regid=${options.uid}`, '--clear-groups', 'bash', file], { cwd: this.work, env }];
   }
 
   /** The calls the fake flux recorded, in order. */
@@ -283,6 +307,13 @@ export function sampleModel(sandbox?: Sandbox, overrides: Partial<ScriptModel> =
     ...overrides,
   };
 }
+
+/**
+ * FAKE_FLUX_ON_START code that makes a broker run until it gets SIGTERM: it then records the
+ * signal in calls/signal and exits 143. calls/blocking says it is running.
+ */
+export const BLOCK_UNTIL_TERM =
+  'trap \'echo TERM > "$calls/signal"; kill "$sleeper"; exit 143\' TERM; sleep 60 & sleeper=$!; touch "$calls/blocking"; wait "$sleeper"';
 
 /** Whether the tests run as root (then they can also run scripts as another user). */
 export const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;

@@ -111,6 +111,38 @@ encode_resources() {
   flux R encode --hosts="$hostlist" "${resource_encode_args[@]}" > "$1"
 }
 
+# Runs a Flux command as a child and waits for it, forwarding SIGTERM and SIGINT to it: bash as the
+# container's PID 1 would otherwise ignore them, and a pod being deleted (or a worker being reaped
+# by the Job once the lead succeeded) would wait for the grace period and SIGKILL. Without a Flux
+# child, the signal ends the script at once with the conventional code 128+N.
+flux_pid=''
+stopping=false
+on_signal() {
+  stopping=true
+  if [ -z "$flux_pid" ]; then
+    exit "$2"
+  fi
+  kill -s "$1" "$flux_pid" 2>/dev/null || true
+}
+trap 'on_signal TERM 143' TERM
+trap 'on_signal INT 130' INT
+run_flux() {
+  local status
+  # Without job control a background command reads /dev/null: keep the container's stdin.
+  "$@" <&0 &
+  flux_pid=$!
+  while true; do
+    status=0
+    wait "$flux_pid" || status=$?
+    # A trapped signal ends the wait early; wait again until the child has really exited.
+    if ! kill -0 "$flux_pid" 2>/dev/null; then
+      break
+    fi
+  done
+  flux_pid=''
+  return "$status"
+}
+
 # Splits command line $2 into words the way the shell does (quotes, $VARIABLES, globs), into the
 # array named $1: the user's command runs as it would at a prompt, as the Flux Operator ran it.
 split_words() {
@@ -330,7 +362,7 @@ run_lead() {
   local lead_argv=(flux broker --config-path "$broker_config_dir" "${broker_options[@]}")
 #@@END LEAD_INTERACTIVE@@
   say "starting the lead broker: ${lead_argv[*]}"
-  "${start_time[@]}" "${lead_argv[@]}" || exit_status=$?
+  run_flux "${start_time[@]}" "${lead_argv[@]}" || exit_status=$?
   say "the lead broker exited with code $exit_status"
 }
 
@@ -343,9 +375,13 @@ run_worker() {
     prepare_broker_config
     say "starting a worker broker (restart $restarts)"
     status=0
-    flux start -o --config "$broker_config_dir" "${broker_options[@]}" || status=$?
+    run_flux flux start -o --config "$broker_config_dir" "${broker_options[@]}" || status=$?
     if [ "$status" -eq 0 ]; then
       say "the worker broker exited cleanly"
+      break
+    fi
+    if [ "$stopping" = true ]; then
+      say "the worker broker exited with code $status after a signal: not restarting"
       break
     fi
     if [ "$complete_workers" = true ]; then
