@@ -314,6 +314,12 @@ describe('entrypoint.sh, files it prepares', () => {
     expect(fs.readdirSync(path.dirname(rFile)).filter((f) => f.startsWith('.'))).toEqual([]);
   });
 
+  test('a missing flux is a clear error', () => {
+    const result = runEntrypoint(sampleModel(sandbox), { env: { PATH: '/usr/bin:/bin', JOB_COMPLETION_INDEX: '0' } });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('entrypoint: error: flux is not on PATH (/usr/bin:/bin): without the flux view, the application image must bring Flux');
+  });
+
   test('the broker directories are created private to the user', () => {
     expect(runEntrypoint(sampleModel(sandbox)).status).toBe(0);
     for (const dir of ['run/flux', 'var/lib/flux', 'etc/flux/system/cron.d']) {

@@ -14,6 +14,8 @@ const FAKE_FLUX = `#!/bin/bash
 # Records the call, then: 'flux R encode' prints a fake R built from its arguments; 'flux start' and
 # 'flux broker' exit with the next code of FAKE_FLUX_START_CODES (the last one repeats), after
 # saving the broker.toml of the config directory they were given and running FAKE_FLUX_ON_START.
+# With FAKE_FLUX_RUN set, 'flux start' runs its initial program and 'flux submit' its command,
+# like a one-node instance.
 calls=$FAKE_FLUX_CALLS
 n=$(( $(cat "$calls/count" 2>/dev/null || echo 0) + 1 ))
 echo "$n" > "$calls/count"
@@ -36,9 +38,27 @@ if [ "$1" = start ] || [ "$1" = broker ]; then
   s=$(( $(cat "$calls/starts" 2>/dev/null || echo 0) + 1 ))
   echo "$s" > "$calls/starts"
   if [ -n "\${FAKE_FLUX_ON_START:-}" ]; then eval "$FAKE_FLUX_ON_START"; fi
+  if [ -n "\${FAKE_FLUX_RUN:-}" ]; then
+    # A one-node instance: run the initial program after the broker arguments.
+    shift
+    while [ $# -gt 0 ]; do
+      case "$1" in
+        --config) shift 2 ;;
+        -o|-S*|--wrap=*) shift ;;
+        *) break ;;
+      esac
+    done
+    if [ $# -gt 0 ]; then exec "$@"; fi
+  fi
   read -r -a codes <<< "\${FAKE_FLUX_START_CODES:-0}"
   index=$(( s <= \${#codes[@]} ? s - 1 : \${#codes[@]} - 1 ))
   exit "\${codes[$index]}"
+fi
+if [ "$1" = submit ] && [ -n "\${FAKE_FLUX_RUN:-}" ]; then
+  # 'flux submit <flags> --quiet --watch CMD...': run CMD once, as the job.
+  while [ $# -gt 0 ] && [ "$1" != --watch ]; do shift; done
+  shift
+  exec "$@"
 fi
 exit "\${FAKE_FLUX_EXIT:-0}"
 `;

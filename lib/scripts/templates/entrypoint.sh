@@ -213,6 +213,9 @@ if ! (umask 077 && private_dir "${certificate_file%/*}" && replace_file 600 "$ce
 fi
 
 # --- R, the resources of every host of the cluster.
+if ! command -v flux > /dev/null; then
+  fail "flux is not on PATH ($PATH): without the flux view, the application image must bring Flux"
+fi
 say "writing $system_dir/R for $hostlist"
 mkdir -p "$system_dir" || fail "cannot create $system_dir"
 replace_file 644 "$system_dir/R" encode_resources || fail "flux R encode failed"
