@@ -1,0 +1,271 @@
+/**
+ * Renders the MiniCluster's shell scripts (ConfigMap keys → text) from the templates in
+ * lib/scripts/templates. The model is already resolved by the constructs; this module only checks
+ * the few facts the scripts rely on for their own correctness, and fails with every problem at once.
+ */
+import { rangeHostlist } from '../core/hostlist';
+import { HandshakeScriptModel, LeadMode, ScriptModel, SidecarScriptModel } from './model';
+import { shellQuote } from './shell-quote';
+import { renderTemplate, TemplateContext } from './template';
+
+/** ConfigMap key of the flux view init container's script. */
+export const INIT_SCRIPT_KEY = 'flux-init.sh';
+/** ConfigMap key of the Flux runner's entrypoint (every rank). */
+export const ENTRYPOINT_SCRIPT_KEY = 'entrypoint.sh';
+/** ConfigMap key of the wrapper script of sidecar container `name`. */
+export function sidecarScriptKey(name: string): string {
+  return `start-${name}.sh`;
+}
+
+/** Seconds a rank waits for the hosts handshake's `ready` file before it fails. */
+export const DEFAULT_HANDSHAKE_WAIT_SECONDS = 600;
+/** Seconds a sidecar waits for the runner's flux-view.sh before it runs without it. */
+export const DEFAULT_VIEW_WAIT_SECONDS = 600;
+
+/**
+ * The handshake model with its wait bound. `waitSeconds` is not in the lead's contract yet
+ * (lib/scripts/model.ts); until it is, it defaults to DEFAULT_HANDSHAKE_WAIT_SECONDS.
+ */
+type HandshakeWithWait = HandshakeScriptModel & { readonly waitSeconds?: number };
+
+/** Renders every script of the MiniCluster, keyed by ConfigMap key. Output is deterministic. */
+export function renderScripts(model: ScriptModel): { [configMapKey: string]: string } {
+  const errors = checkModel(model);
+  if (errors.length > 0) {
+    throw new Error(`invalid ScriptModel:\n${errors.map((e) => `  - ${e}`).join('\n')}`);
+  }
+  const scripts: { [configMapKey: string]: string } = {
+    [INIT_SCRIPT_KEY]: renderInit(model),
+    [ENTRYPOINT_SCRIPT_KEY]: renderEntrypoint(model),
+  };
+  for (const sidecar of model.sidecars) {
+    scripts[sidecarScriptKey(sidecar.name)] = renderSidecar(model, sidecar);
+  }
+  return scripts;
+}
+
+/** The `hosts` line the handshake splits; the lead renders broker.toml with exactly this line. */
+export function hostsLine(hostlist: string): string {
+  return `hosts = [ { host = "${hostlist}" } ]`;
+}
+
+function renderInit(model: ScriptModel): string {
+  return renderTemplate('flux-init.sh', {
+    values: {
+      QUIET: String(model.quiet),
+      MOUNT_PATH: model.mountPath,
+      HOSTLIST: model.hostlist,
+      BROKER_TOML: model.brokerToml,
+    },
+    flags: { VIEW_DISABLED: model.viewDisabled },
+  });
+}
+
+function renderEntrypoint(model: ScriptModel): string {
+  const mode = model.leadMode;
+  const handshake = model.handshake as HandshakeWithWait | undefined;
+  const runsProgram = mode !== LeadMode.INTERACTIVE;
+  const context: TemplateContext = {
+    values: {
+      QUIET: String(model.quiet),
+      CLUSTER_NAME: model.clusterName,
+      HOSTLIST: model.hostlist,
+      MOUNT_PATH: model.mountPath,
+      CERTIFICATE_PATH: model.certificatePath,
+      BROKER_OPTIONS: model.brokerOptions,
+      BROKER_DIRECTORIES: brokerDirectories(model.brokerOptions),
+      RESOURCE_ENCODE_ARGS: model.resourceEncodeArgs,
+      COMPLETE_WORKERS: String(model.completeWorkers),
+      WORKER_MAX_RESTARTS: model.workerMaxRestarts,
+      WORKER_RESTART_DELAY_SECONDS: model.workerRestartDelaySeconds,
+      FLUX_VIEW_SCRIPT: renderFluxView(model),
+      FLUX_CONNECT_SCRIPT: renderTemplate('flux-connect.sh', {
+        values: { FLUX_VIEW_FILE: fluxViewFile(model) },
+        flags: {},
+      }),
+      HOOK_INIT: model.commands.init ?? '',
+      HOOK_PRE: model.commands.pre ?? '',
+      HOOK_BROKER_PRE: model.commands.brokerPre ?? '',
+      HOOK_WORKER_PRE: model.commands.workerPre ?? '',
+      HOOK_POST: model.commands.post ?? '',
+      ARCHIVE_PATH: model.archivePath ?? '',
+      JOB_SCRIPT: model.script ?? '',
+      COMMAND: model.command ?? '',
+      COMMAND_PREFIX: model.commands.prefix ?? '',
+      WRAP_OPTION: model.wrap ? [`--wrap=${model.wrap}`] : [],
+      SUBMIT_COMMAND: model.submitCommand,
+      SUBMIT_FLAGS: model.submitFlags,
+      BATCH_TEXT: mode === LeadMode.BATCH ? batchScript(model) : '',
+      LOGS_DIR: model.logsDir,
+      WORKING_DIR: model.workingDir ?? '',
+      HANDSHAKE_DIR: handshake?.dir ?? '',
+      HOSTS_LINE: hostsLine(model.hostlist),
+      LAST_RANK: model.maxSize - 1,
+      HANDSHAKE_WAIT_SECONDS: handshake?.waitSeconds ?? DEFAULT_HANDSHAKE_WAIT_SECONDS,
+    },
+    flags: {
+      STRICT: model.strict,
+      TIMED: model.timed,
+      VIEW_DISABLED: model.viewDisabled,
+      SIMPLE_SCHEDULER: model.simpleScheduler,
+      ARCHIVE: model.archivePath !== undefined,
+      HANDSHAKE: handshake !== undefined,
+      SCRIPT: model.script !== undefined,
+      JOB_DIR: model.script !== undefined || mode === LeadMode.BATCH,
+      RUNS_PROGRAM: runsProgram,
+      USER_COMMAND: mode === LeadMode.SUBMIT || mode === LeadMode.LAUNCHER,
+      SUBMIT_FLAGS: mode === LeadMode.SUBMIT || mode === LeadMode.BATCH,
+      LEAD_SUBMIT: mode === LeadMode.SUBMIT,
+      LEAD_LAUNCHER: mode === LeadMode.LAUNCHER,
+      LEAD_BATCH: mode === LeadMode.BATCH,
+      LEAD_INTERACTIVE: mode === LeadMode.INTERACTIVE,
+    },
+  };
+  return renderTemplate('entrypoint.sh', context);
+}
+
+function renderSidecar(model: ScriptModel, sidecar: SidecarScriptModel): string {
+  return renderTemplate('start-sidecar.sh', {
+    values: {
+      SCRIPT_NAME: sidecarScriptKey(sidecar.name).replace(/\.sh$/, ''),
+      QUIET: String(model.quiet),
+      FLUX_VIEW_FILE: fluxViewFile(model),
+      COMMAND: sidecar.command ?? '',
+      HOOK_INIT: sidecar.commands.init ?? '',
+      HOOK_SERVICE_PRE: sidecar.commands.servicePre ?? '',
+      HOOK_POST: sidecar.commands.post ?? '',
+      FLUX_SOCKET: fluxSocket(model),
+      VIEW_WAIT_SECONDS: DEFAULT_VIEW_WAIT_SECONDS,
+    },
+    flags: { STRICT: model.strict },
+  });
+}
+
+/** flux-view.sh, which the runner writes for itself, the sidecars and interactive users. */
+function renderFluxView(model: ScriptModel): string {
+  return renderTemplate('flux-view.sh', {
+    values: {
+      VIEW_ROOT: `${model.mountPath}/view`,
+      PYTHON_PATH: model.pythonPath ?? '',
+      FLUX_SOCKET: fluxSocket(model),
+    },
+    flags: { VIEW_DISABLED: model.viewDisabled, PYTHON_PATH: model.pythonPath !== undefined },
+    lines: { ENVIRONMENT: model.fluxEnvironment.map(([name, value]) => `export ${name}=${shellQuote(value)}`) },
+  });
+}
+
+function fluxViewFile(model: ScriptModel): string {
+  return `${model.mountPath}/flux-view.sh`;
+}
+
+function fluxSocket(model: ScriptModel): string {
+  return `local://${model.mountPath}/config/run/flux/local`;
+}
+
+/** Where the runner writes a `script` (the same path on every rank). */
+function jobScriptFile(model: ScriptModel): string {
+  return `${model.mountPath}/config/job/script.sh`;
+}
+
+/** Directories the broker options name, which the runner creates (its own, mode 0700) before Flux starts. */
+function brokerDirectories(brokerOptions: readonly string[]): string[] {
+  const dirs: string[] = [];
+  for (const option of brokerOptions) {
+    const m = /^-S(rundir|statedir|cron\.directory)=(.+)$/.exec(option);
+    if (m && !dirs.includes(m[2])) dirs.push(m[2]);
+  }
+  return dirs;
+}
+
+/**
+ * The batch script: each command line becomes a waitable `flux submit` with its own output files,
+ * then the batch waits for the queue and lists the jobs; with batchRaw, the text is used as is.
+ */
+function batchScript(model: ScriptModel): string {
+  const text = model.script ?? model.command ?? '';
+  if (model.batchRaw) {
+    return text.startsWith('#!') ? text : `#!/bin/bash\n${text}`;
+  }
+  const lines = model.script !== undefined ? [`bash ${shellQuote(jobScriptFile(model))}`] : text.split('\n');
+  const jobs = lines
+    .filter((line) => line.trim() !== '')
+    .map(
+      (line, i) =>
+        `flux submit --flags waitable --error="$FLUX_OUTPUT_DIR/job-${i}.err" --output="$FLUX_OUTPUT_DIR/job-${i}.out" ${line}`,
+    );
+  return ['#!/bin/bash', ...jobs, 'flux queue idle', 'flux jobs -a', ''].join('\n');
+}
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The facts the scripts rely on; each message names the field, the value and the rule. */
+function checkModel(model: ScriptModel): string[] {
+  const errors: string[] = [];
+  const bad = (field: string, value: unknown, rule: string) =>
+    errors.push(`${field} = ${JSON.stringify(value)}: ${rule}`);
+
+  if (!DNS_LABEL.test(model.clusterName)) bad('clusterName', model.clusterName, 'must be a DNS label');
+  if (model.leadHostname !== `${model.clusterName}-0`) {
+    bad('leadHostname', model.leadHostname, `must be '${model.clusterName}-0' (the hostname of index 0)`);
+  }
+  if (!Number.isInteger(model.maxSize) || model.maxSize < 1) bad('maxSize', model.maxSize, 'must be an integer >= 1');
+  if (model.hostlist === '' || /\s/.test(model.hostlist)) bad('hostlist', model.hostlist, 'must be a non-empty RFC 29 hostlist');
+  for (const [field, value] of [
+    ['mountPath', model.mountPath],
+    ['certificatePath', model.certificatePath],
+    ['logsDir', model.logsDir],
+    ['archivePath', model.archivePath],
+    ['workingDir', model.workingDir],
+    ['handshake.dir', model.handshake?.dir],
+  ] as const) {
+    if (value !== undefined && !/^\/[^\n]*[^/\n]$|^\/$/.test(value)) {
+      bad(field, value, 'must be an absolute path without a trailing slash');
+    }
+  }
+  if (model.mountPath === '/') bad('mountPath', model.mountPath, 'must not be /');
+
+  const hasCommand = model.command !== undefined && model.command.trim() !== '';
+  if (model.command !== undefined && model.script !== undefined) {
+    bad('script', model.script, 'cannot be set together with command');
+  }
+  if (model.leadMode === LeadMode.INTERACTIVE) {
+    if (hasCommand || model.script !== undefined) bad('leadMode', model.leadMode, 'interactive mode runs no command or script');
+  } else if (!Object.values(LeadMode).includes(model.leadMode)) {
+    bad('leadMode', model.leadMode, `must be one of ${Object.values(LeadMode).join(', ')}`);
+  } else if (!hasCommand && (model.script === undefined || model.script.trim() === '')) {
+    bad('command', model.command, `leadMode ${model.leadMode} needs a command or a script`);
+  }
+
+  if (!Number.isInteger(model.workerMaxRestarts) || model.workerMaxRestarts < 0) {
+    bad('workerMaxRestarts', model.workerMaxRestarts, 'must be an integer >= 0 (0 = unbounded)');
+  }
+  if (!Number.isInteger(model.workerRestartDelaySeconds) || model.workerRestartDelaySeconds < 0) {
+    bad('workerRestartDelaySeconds', model.workerRestartDelaySeconds, 'must be an integer >= 0');
+  }
+  for (const [name] of model.fluxEnvironment) {
+    if (!ENV_NAME.test(name)) bad('fluxEnvironment', name, 'names must be shell variable names');
+  }
+  const seen = new Set<string>();
+  for (const sidecar of model.sidecars) {
+    if (!DNS_LABEL.test(sidecar.name)) bad('sidecars[].name', sidecar.name, 'must be a DNS label');
+    if (seen.has(sidecar.name)) bad('sidecars[].name', sidecar.name, 'must be unique');
+    seen.add(sidecar.name);
+  }
+
+  const handshake = model.handshake as HandshakeWithWait | undefined;
+  if (handshake) {
+    if (model.hostlist !== rangeHostlist(model.clusterName, Math.max(1, model.maxSize))) {
+      bad('hostlist', model.hostlist, `must be ${rangeHostlist(model.clusterName, Math.max(1, model.maxSize))} for the hosts handshake to split it`);
+    }
+    const line = hostsLine(model.hostlist);
+    const count = model.brokerToml.split('\n').filter((l) => l === line).length;
+    if (count !== 1) {
+      bad('brokerToml', `${count} lines '${line}'`, 'must contain that hosts line exactly once for the hosts handshake');
+    }
+    if (handshake.waitSeconds !== undefined && (!Number.isInteger(handshake.waitSeconds) || handshake.waitSeconds < 1)) {
+      bad('handshake.waitSeconds', handshake.waitSeconds, 'must be an integer >= 1');
+    }
+  }
+  return errors;
+}

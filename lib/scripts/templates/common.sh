@@ -1,0 +1,43 @@
+# --- Helpers shared by the MiniCluster scripts (templates/common.sh) ---
+
+# A progress message, unless logging is quiet (quiet never hides the job's own output).
+say() {
+  if [ "$quiet" != true ]; then
+    printf '%s: %s\n' "$script_name" "$*"
+  fi
+}
+
+# An error message, always shown, and the end of the script.
+fail() {
+  printf '%s: error: %s\n' "$script_name" "$*" >&2
+  exit 1
+}
+
+# Runs a user snippet from the container's `commands` in this shell, as the Flux Operator inlined
+# them, so that a snippet can export variables for Flux.
+run_hook() {
+  if [ -n "$2" ]; then
+    say "running commands.$1"
+    eval "$2"
+  fi
+}
+
+# Waits until path $1 exists, for at most $2 seconds; returns 1 on timeout.
+wait_for_file() {
+  local deadline=$((SECONDS + $2))
+  until [ -e "$1" ]; do
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      return 1
+    fi
+    sleep 1
+  done
+}
+
+# A whole number of seconds from environment variable $1, or the default $2.
+seconds_from_env() {
+  local value=${!1:-$2}
+  if [[ ! $value =~ ^[0-9]+$ ]]; then
+    fail "$1 must be a whole number of seconds, got '$value'"
+  fi
+  printf '%s' "$value"
+}

@@ -1,0 +1,388 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { LeadMode, ScriptModel } from '../../lib/scripts/model';
+import { renderScripts } from '../../lib/scripts/render';
+import { BLOCK_UNTIL_TERM, brokerOptions, CERTIFICATE, RUNNING_AS_ROOT, Sandbox, sampleModel } from './harness';
+
+let sandbox: Sandbox;
+beforeEach(() => {
+  sandbox = new Sandbox();
+});
+afterEach(() => {
+  sandbox.remove();
+});
+
+/** Runs the pod's init container script (as root when the tests run as root), then the entrypoint. */
+function runEntrypoint(model: ScriptModel, options: Parameters<Sandbox['run']>[2] = {}) {
+  const scripts = renderScripts(model);
+  const init = sandbox.run('flux-init.sh', scripts['flux-init.sh'], { env: { FLUX_OPT_DIR: sandbox.image } });
+  expect(init.stderr).toBe('');
+  return sandbox.run('entrypoint.sh', scripts['entrypoint.sh'], options);
+}
+
+describe('entrypoint.sh, lead broker', () => {
+  test('submit mode: hello world with 1 task is flux start … flux submit -n1 --quiet --watch echo hello world', () => {
+    // GIVEN the operator's hello-world defaults
+    const model = sampleModel(sandbox);
+    // WHEN the lead runs its entrypoint
+    const result = runEntrypoint(model);
+    // THEN it exits 0 and the broker argv is exactly the operator's
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const [start] = sandbox.brokerCalls();
+    expect(start.argv).toEqual([
+      'start', '-o', '--config', `${sandbox.mount}/config/etc/flux/config`, ...brokerOptions(sandbox.mount),
+      'flux', 'submit', '-n1', '--quiet', '--watch', 'echo', 'hello', 'world',
+    ]);
+  });
+
+  test('submit mode: 4 tasks on 4 nodes, prefix, wrap and a custom submit command', () => {
+    const model = sampleModel(sandbox, {
+      submitFlags: '-N 4 -n4 -ompi=openmpi@5',
+      submitCommand: 'flux mini submit',
+      wrap: 'strace,-e,network,-tt',
+      commands: { prefix: 'fusion --mode "a b"' },
+    });
+    expect(runEntrypoint(model).status).toBe(0);
+    expect(sandbox.brokerCalls()[0].argv).toEqual([
+      'start', '--wrap=strace,-e,network,-tt', '-o', '--config', `${sandbox.mount}/config/etc/flux/config`,
+      ...brokerOptions(sandbox.mount),
+      'fusion', '--mode', 'a b', 'flux', 'mini', 'submit', '-N', '4', '-n4', '-ompi=openmpi@5', '--quiet', '--watch',
+      'echo', 'hello', 'world',
+    ]);
+  });
+
+  test('the command is parsed like a command line: quotes, $HOME and escapes arrive intact', () => {
+    // GIVEN a command with double and single quotes, a literal and an expanded $HOME, a backtick and a newline
+    const command = `printf '%s|' "a  b" '$HOME' $HOME "it's" 'back\`tick'\n  --last`;
+    const model = sampleModel(sandbox, { command, leadMode: LeadMode.LAUNCHER });
+    expect(runEntrypoint(model).status).toBe(0);
+    // THEN the words are the shell's words of that line, evaluated on the lead at run time
+    const argv = sandbox.brokerCalls()[0].argv;
+    expect(argv.slice(argv.indexOf('-Slog-stderr-mode=local') + 1)).toEqual([
+      'printf', '%s|', 'a  b', '$HOME', sandbox.home, "it's", 'back`tick', '--last',
+    ]);
+  });
+
+  test('launcher mode: the command is the initial program', () => {
+    const model = sampleModel(sandbox, { leadMode: LeadMode.LAUNCHER, command: 'snakemake --cores 1 --flux --jobs 1' });
+    expect(runEntrypoint(model).status).toBe(0);
+    expect(sandbox.brokerCalls()[0].argv).toEqual([
+      'start', '-o', '--config', `${sandbox.mount}/config/etc/flux/config`, ...brokerOptions(sandbox.mount),
+      'snakemake', '--cores', '1', '--flux', '--jobs', '1',
+    ]);
+  });
+
+  test('batch mode: one waitable job per line in a batch file, then flux batch and flux job wait', () => {
+    // GIVEN two command lines (and a blank one) and a working directory
+    const model = sampleModel(sandbox, {
+      leadMode: LeadMode.BATCH,
+      command: 'echo hello world 1\n\necho "hello $USER" 2\n',
+      submitFlags: '-N 2 -n2',
+      workingDir: sandbox.work,
+    });
+    // WHEN the lead runs
+    expect(runEntrypoint(model).status).toBe(0);
+    // THEN the batch file has the operator's lines
+    const batchFile = path.join(sandbox.work, 'flux-job.batch');
+    expect(fs.readFileSync(batchFile, 'utf8')).toBe(
+      [
+        '#!/bin/bash',
+        'flux submit --flags waitable --error="$FLUX_OUTPUT_DIR/job-0.err" --output="$FLUX_OUTPUT_DIR/job-0.out" echo hello world 1',
+        'flux submit --flags waitable --error="$FLUX_OUTPUT_DIR/job-1.err" --output="$FLUX_OUTPUT_DIR/job-1.out" echo "hello $USER" 2',
+        'flux queue idle',
+        'flux jobs -a',
+        '',
+      ].join('\n'),
+    );
+    // AND the initial program is flux batch <flags> --flags waitable <file> && flux job wait --all
+    const start = sandbox.brokerCalls()[0];
+    const program = start.argv.slice(start.argv.indexOf('-Slog-stderr-mode=local') + 1);
+    expect(program).toEqual([
+      'bash', '-c', 'flux batch "$@" && flux job wait --all', 'flux-batch', '-N', '2', '-n2', '--flags', 'waitable', batchFile,
+    ]);
+    expect(start.env.FLUX_OUTPUT_DIR).toBe(sandbox.logs);
+    expect(fs.statSync(sandbox.logs).isDirectory()).toBe(true);
+    // AND that program, run with the fake flux, calls flux batch then flux job wait
+    const inner = sandbox.run('program.sh', `exec ${program.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ')}\n`);
+    expect(inner.status).toBe(0);
+    expect(sandbox.fluxCalls().slice(-2).map((c) => c.argv)).toEqual([
+      ['batch', '-N', '2', '-n2', '--flags', 'waitable', batchFile],
+      ['job', 'wait', '--all'],
+    ]);
+  });
+
+  test('batch raw mode writes the lines verbatim', () => {
+    const model = sampleModel(sandbox, { leadMode: LeadMode.BATCH, batchRaw: true, command: 'flux run -n1 hostname\n', workingDir: sandbox.work });
+    expect(runEntrypoint(model).status).toBe(0);
+    expect(fs.readFileSync(path.join(sandbox.work, 'flux-job.batch'), 'utf8')).toBe('#!/bin/bash\nflux run -n1 hostname\n');
+  });
+
+  test('interactive mode runs flux broker with the config path', () => {
+    const model = sampleModel(sandbox, { leadMode: LeadMode.INTERACTIVE, command: undefined });
+    expect(runEntrypoint(model).status).toBe(0);
+    expect(sandbox.brokerCalls()[0].argv).toEqual([
+      'broker', '--config-path', `${sandbox.mount}/config/etc/flux/config`, ...brokerOptions(sandbox.mount),
+    ]);
+  });
+
+  test('a script is written to a private file (0700) and run with bash', () => {
+    const script = `#!/bin/bash\necho "it's $HOME" \`date\`\n`;
+    const model = sampleModel(sandbox, { command: undefined, script });
+    expect(runEntrypoint(model).status).toBe(0);
+    const file = `${sandbox.mount}/config/job/script.sh`;
+    expect(sandbox.brokerCalls()[0].argv.slice(-2)).toEqual(['bash', file]);
+    expect(fs.readFileSync(file, 'utf8')).toBe(script);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+  });
+
+  test("the lead's exit code is Flux's exit code, after post runs", () => {
+    const model = sampleModel(sandbox, { commands: { post: 'echo post ran > "$HOME/post.txt"' } });
+    const result = runEntrypoint(model, { startCodes: '3' });
+    expect(result.status).toBe(3);
+    expect(fs.readFileSync(path.join(sandbox.home, 'post.txt'), 'utf8')).toBe('post ran\n');
+  });
+
+  test('strict mode still runs post and propagates a failing exit code', () => {
+    const model = sampleModel(sandbox, { strict: true, commands: { post: 'touch "$HOME/post-ran"' } });
+    expect(runEntrypoint(model, { startCodes: '5' }).status).toBe(5);
+    expect(fs.existsSync(path.join(sandbox.home, 'post-ran'))).toBe(true);
+  });
+
+  test('commands run at the operator points, in this order, and pre can export variables for Flux', () => {
+    const log = path.join(sandbox.home, 'hooks.log');
+    const hook = (name: string) => `echo ${name} >> "${log}"`;
+    const model = sampleModel(sandbox, {
+      commands: { init: hook('init'), pre: `${hook('pre')}; export FROM_PRE=yes`, brokerPre: hook('brokerPre'), workerPre: hook('workerPre'), post: hook('post') },
+    });
+    expect(runEntrypoint(model).status).toBe(0);
+    expect(fs.readFileSync(log, 'utf8')).toBe('init\npre\nbrokerPre\npost\n');
+    expect(sandbox.brokerCalls()[0].env.FROM_PRE).toBe('yes');
+  });
+
+  test('timed mode wraps flux start and flux submit with /usr/bin/time, or exits when it is missing', () => {
+    const model = sampleModel(sandbox, { timed: true });
+    const result = runEntrypoint(model);
+    if (fs.existsSync('/usr/bin/time')) {
+      expect(result.status).toBe(0);
+      expect(result.stderr).toMatch(/^FLUXTIME fluxstart wall time \d+:\d+\.\d+$/m);
+      // The fake flux start does not run its program, so the inner time wrapper shows up in argv.
+      const argv = sandbox.brokerCalls()[0].argv;
+      expect(argv.slice(argv.indexOf('-Slog-stderr-mode=local') + 1, -6)).toEqual([
+        '/usr/bin/time', '-f', 'FLUXTIME fluxsubmit wall time %E', 'flux', 'submit',
+      ]);
+    } else {
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('logging.timed needs /usr/bin/time');
+    }
+  });
+
+  test('quiet mode silences the script but not the job or errors', () => {
+    const model = sampleModel(sandbox, { quiet: true, commands: { pre: 'echo job output' } });
+    const result = runEntrypoint(model);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('job output\n');
+    expect(runEntrypoint(sampleModel(sandbox, { quiet: false })).stdout).toContain('entrypoint: starting the lead broker');
+  });
+
+  test('content.restore is added only when the archive exists', () => {
+    const archivePath = path.join(sandbox.root, 'archive.sqlite');
+    const model = sampleModel(sandbox, { archivePath });
+    runEntrypoint(model);
+    fs.writeFileSync(archivePath, 'x');
+    runEntrypoint(model);
+    const [first, second] = sandbox.brokerCalls();
+    expect(first.argv).not.toContain(`-Scontent.restore=${archivePath}`);
+    expect(second.argv).toContain(`-Scontent.restore=${archivePath}`);
+    expect(second.argv.indexOf(`-Scontent.restore=${archivePath}`)).toBe(second.argv.indexOf('-Slog-stderr-mode=local') + 1);
+  });
+});
+
+describe('entrypoint.sh, worker brokers', () => {
+  const worker = { hostname: 'flux-sample-2' };
+
+  test('a worker runs flux start with no program and stops when it exits 0', () => {
+    const model = sampleModel(sandbox);
+    const result = runEntrypoint(model, worker);
+    expect(result.status).toBe(0);
+    expect(sandbox.brokerCalls().map((c) => c.argv)).toEqual([
+      ['start', '-o', '--config', `${sandbox.mount}/config/etc/flux/config`, ...brokerOptions(sandbox.mount)],
+    ]);
+  });
+
+  test('a worker restarts after exit 1 (a new leader) and stops on exit 0', () => {
+    const result = runEntrypoint(sampleModel(sandbox), { ...worker, startCodes: '1 1 0' });
+    expect(result.status).toBe(0);
+    expect(sandbox.brokerCalls()).toHaveLength(3);
+  });
+
+  test('with workerMaxRestarts a worker gives up after that many restarts, with a message and a non-zero code', () => {
+    const model = sampleModel(sandbox, { workerMaxRestarts: 2, commands: { post: 'touch "$HOME/post-ran"' } });
+    const result = runEntrypoint(model, { ...worker, startCodes: '1' });
+    expect(sandbox.brokerCalls()).toHaveLength(3);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('the worker broker failed again (exit code 1) after 2 restarts: giving up (workerMaxRestarts is 2)');
+    expect(fs.existsSync(path.join(sandbox.home, 'post-ran'))).toBe(true);
+  });
+
+  test('with completeWorkers a worker stops after its first exit, whatever the code', () => {
+    const result = runEntrypoint(sampleModel(sandbox, { completeWorkers: true }), { ...worker, startCodes: '1 0' });
+    expect(result.status).toBe(0);
+    expect(sandbox.brokerCalls()).toHaveLength(1);
+  });
+
+  test('workers run workerPre, not brokerPre', () => {
+    const log = path.join(sandbox.home, 'hooks.log');
+    const model = sampleModel(sandbox, { commands: { brokerPre: `echo brokerPre >> "${log}"`, workerPre: `echo workerPre >> "${log}"` } });
+    expect(runEntrypoint(model, worker).status).toBe(0);
+    expect(fs.readFileSync(log, 'utf8')).toBe('workerPre\n');
+  });
+
+  test('JOB_COMPLETION_INDEX gives the rank when the hostname does not', () => {
+    const model = sampleModel(sandbox, { leadMode: LeadMode.LAUNCHER, command: 'true' });
+    runEntrypoint(model, { hostname: 'elsewhere', env: { JOB_COMPLETION_INDEX: '1' } });
+    expect(sandbox.brokerCalls()[0].argv).not.toContain('true');
+    const result = runEntrypoint(model, { hostname: 'elsewhere' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("hostname 'elsewhere' is not flux-sample-<index> and JOB_COMPLETION_INDEX is not set");
+  });
+});
+
+describe('entrypoint.sh, signals', () => {
+  test.each([
+    ['the lead', 'flux-sample-0'],
+    ['a worker', 'flux-sample-1'],
+  ])('SIGTERM to %s reaches the broker, which is not restarted, and post still runs', async (_, hostname) => {
+    // GIVEN a running broker (the script is the container's PID 1 in a pod)
+    const model = sampleModel(sandbox, { commands: { post: 'touch "$HOME/post-ran"' } });
+    const scripts = renderScripts(model);
+    expect(sandbox.run('flux-init.sh', scripts['flux-init.sh']).status).toBe(0);
+    const { child, done } = sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname, onStart: BLOCK_UNTIL_TERM });
+    await sandbox.waitForCallFile('blocking', child);
+    // WHEN the pod is deleted (or the Job reaps it)
+    child.kill('SIGTERM');
+    const result = await done;
+    // THEN the broker got the signal, its exit code is the script's, and nothing restarted
+    expect(fs.readFileSync(path.join(sandbox.calls, 'signal'), 'utf8')).toBe('TERM\n');
+    expect(result.status).toBe(143);
+    expect(sandbox.brokerCalls()).toHaveLength(1);
+    expect(fs.existsSync(path.join(sandbox.home, 'post-ran'))).toBe(true);
+  });
+});
+
+describe('entrypoint.sh, files it prepares', () => {
+  test('the certificate is copied to a 0600 file with identical content, never printed', () => {
+    const result = runEntrypoint(sampleModel(sandbox));
+    const copy = `${sandbox.mount}/config/curve/curve.cert`;
+    expect(fs.readFileSync(copy, 'utf8')).toBe(CERTIFICATE);
+    expect(fs.statSync(copy).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(copy)).mode & 0o777).toBe(0o700);
+    expect(result.stdout + result.stderr).not.toContain('secret-key');
+    // No temp files are left next to it.
+    expect(fs.readdirSync(path.dirname(copy))).toEqual(['curve.cert']);
+  });
+
+  test('the certificate is read through a symlink (the Secret ..data layout) and a restart rewrites it', () => {
+    const data = path.join(sandbox.root, 'secret', '..data');
+    fs.mkdirSync(data);
+    fs.writeFileSync(path.join(data, 'curve.cert'), CERTIFICATE, { mode: 0o400 });
+    const link = path.join(sandbox.root, 'secret', 'linked.cert');
+    fs.symlinkSync('..data/curve.cert', link);
+    const model = sampleModel(sandbox, { certificatePath: link });
+    expect(runEntrypoint(model).status).toBe(0);
+    expect(runEntrypoint(model).status).toBe(0);
+    const copy = `${sandbox.mount}/config/curve/curve.cert`;
+    expect(fs.lstatSync(copy).isSymbolicLink()).toBe(false);
+    expect(fs.readFileSync(copy, 'utf8')).toBe(CERTIFICATE);
+  });
+
+  test('a missing certificate is a clear error before Flux starts', () => {
+    const result = runEntrypoint(sampleModel(sandbox, { certificatePath: '/nonexistent/curve.cert' }));
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('the CURVE certificate /nonexistent/curve.cert is missing or unreadable');
+    expect(sandbox.brokerCalls()).toHaveLength(0);
+  });
+
+  test('R is the output of flux R encode --hosts=<hostlist> <resourceEncodeArgs>', () => {
+    const model = sampleModel(sandbox, { resourceEncodeArgs: ['--cores=0-3', '--gpu=0'] });
+    expect(runEntrypoint(model).status).toBe(0);
+    const encode = sandbox.fluxCalls().find((c) => c.argv[0] === 'R');
+    expect(encode?.argv).toEqual(['R', 'encode', '--hosts=flux-sample-[0-3]', '--cores=0-3', '--gpu=0']);
+    const rFile = `${sandbox.mount}/config/etc/flux/system/R`;
+    expect(fs.readFileSync(rFile, 'utf8')).toBe('{"fake-R":"--hosts=flux-sample-[0-3] --cores=0-3 --gpu=0"}\n');
+    expect(fs.readdirSync(path.dirname(rFile)).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  test('a missing flux is a clear error', () => {
+    const result = runEntrypoint(sampleModel(sandbox), { env: { PATH: '/usr/bin:/bin', JOB_COMPLETION_INDEX: '0' } });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('entrypoint: error: flux is not on PATH (/usr/bin:/bin): without the flux view, the application image must bring Flux');
+  });
+
+  test('the broker directories are created private to the user', () => {
+    expect(runEntrypoint(sampleModel(sandbox)).status).toBe(0);
+    for (const dir of ['run/flux', 'var/lib/flux', 'etc/flux/system/cron.d']) {
+      expect(fs.statSync(`${sandbox.mount}/config/${dir}`).mode & 0o777).toBe(0o700);
+    }
+  });
+
+  test('flux-view.sh and flux-connect.sh hold the view environment, the socket and the extra variables', () => {
+    // GIVEN the view enabled (the init script copied the fake view image) and extra environment with
+    // shell metacharacters
+    const model = sampleModel(sandbox, {
+      viewDisabled: false,
+      fluxEnvironment: [['GREETING', "it's $HOME `x`"], ['OMPI_MCA_x', 'a b']],
+    });
+    // WHEN the entrypoint runs
+    expect(runEntrypoint(model).status).toBe(0);
+    // THEN the software tree is restored and Flux ran with the view appended to PATH
+    expect(fs.readFileSync(`${sandbox.opt}/software/linux-x86_64/flux-core-0.88.0/bin/flux`, 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+    const env = sandbox.brokerCalls()[0].env;
+    expect(env.PATH).toBe(`${sandbox.bin}:/usr/local/bin:/usr/bin:/bin:${sandbox.mount}/view/bin`);
+    expect(env.LD_LIBRARY_PATH).toBe(`${sandbox.mount}/view/lib`);
+    expect(env.PYTHONPATH).toBe(`${sandbox.mount}/view/lib/python3.11/site-packages`);
+    expect(env.FLUX_RC_EXTRA).toBe(`${sandbox.mount}/view/etc/flux/rc1.d`);
+    expect(env.GREETING).toBe("it's $HOME `x`");
+    // AND flux-view.sh, sourced by another shell, gives the same environment and fluxsocket
+    const probe = sandbox.run('probe.sh', `. '${sandbox.mount}/flux-view.sh'\nprintf '%s\\n' "$fluxsocket" "$GREETING" "$OMPI_MCA_x"\n`);
+    expect(probe.stdout).toBe(`local://${sandbox.mount}/config/run/flux/local\nit's $HOME \`x\`\na b\n`);
+    const connect = fs.readFileSync(`${sandbox.mount}/flux-connect.sh`, 'utf8');
+    expect(connect).toContain('flux proxy "$fluxsocket" bash');
+    expect(fs.statSync(`${sandbox.mount}/flux-connect.sh`).mode & 0o777).toBe(0o755);
+  });
+
+  test('simpleScheduler or a disabled view leaves FLUX_RC_EXTRA and the view paths out', () => {
+    expect(runEntrypoint(sampleModel(sandbox, { viewDisabled: false, simpleScheduler: true })).status).toBe(0);
+    expect(runEntrypoint(sampleModel(sandbox, { viewDisabled: true })).status).toBe(0);
+    const [simple, disabled] = sandbox.brokerCalls();
+    expect(simple.env.FLUX_RC_EXTRA).toBeUndefined();
+    expect(simple.env.PATH.endsWith('/view/bin')).toBe(true);
+    expect(disabled.env.PATH).toBe(`${sandbox.bin}:/usr/local/bin:/usr/bin:/bin`);
+    expect(disabled.env.FLUX_RC_EXTRA).toBeUndefined();
+  });
+
+  test('HOME falls back to a private directory under the mount when it is /', () => {
+    expect(runEntrypoint(sampleModel(sandbox), { env: { HOME: '/' } }).status).toBe(0);
+    const home = `${sandbox.mount}/home-${process.getuid!()}`;
+    expect(sandbox.brokerCalls()[0].env.HOME).toBe(home);
+    expect(fs.statSync(home).mode & 0o777).toBe(0o700);
+  });
+
+  (RUNNING_AS_ROOT ? test : test.skip)('runs as a non-root user with an fsGroup-readable certificate', () => {
+    // GIVEN the init script ran as root, the certificate is readable through the group only (as with
+    // fsGroup) and HOME is /
+    fs.chownSync(sandbox.certificate, 0, 4242);
+    fs.chmodSync(sandbox.certificate, 0o440);
+    fs.chmodSync(path.dirname(sandbox.certificate), 0o755);
+    // WHEN uid 4242, which has no passwd entry, runs the entrypoint
+    const result = runEntrypoint(sampleModel(sandbox, { strict: true }), { uid: 4242, env: { HOME: '/' } });
+    // THEN it works, and its private files belong to it with private modes
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const copy = `${sandbox.mount}/config/curve/curve.cert`;
+    expect(fs.statSync(copy).uid).toBe(4242);
+    expect(fs.statSync(copy).mode & 0o777).toBe(0o600);
+    expect(sandbox.brokerCalls()[0].env.HOME).toBe(`${sandbox.mount}/home-4242`);
+  });
+});

@@ -1,0 +1,112 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { renderScripts } from '../../lib/scripts/render';
+import { Sandbox, sampleModel } from './harness';
+
+let sandbox: Sandbox;
+beforeEach(() => {
+  sandbox = new Sandbox();
+});
+afterEach(() => {
+  sandbox.remove();
+});
+
+describe('flux-init.sh', () => {
+  const runInit = (text: string) => sandbox.run('flux-init.sh', text, { env: { FLUX_OPT_DIR: sandbox.image } });
+
+  test('writes broker.toml byte for byte (no expansion) and the hostlist, once, even when run twice', () => {
+    // GIVEN a broker.toml with $, backticks and quotes (see harness brokerToml)
+    const model = sampleModel(sandbox);
+    const init = renderScripts(model)['flux-init.sh'];
+    // WHEN the init container runs, then restarts in the same pod
+    expect(runInit(init).status).toBe(0);
+    const second = runInit(init);
+    expect(second.status).toBe(0);
+    // THEN the files hold exactly one copy of their content
+    const config = `${sandbox.mount}/config`;
+    expect(fs.readFileSync(`${config}/etc/flux/config/broker.toml`, 'utf8')).toBe(model.brokerToml);
+    expect(fs.readFileSync(`${config}/etc/flux/system/hostlist`, 'utf8')).toBe('flux-sample-[0-3]\n');
+    // AND the runner, possibly another user, can create its files next to them
+    expect(fs.statSync(config).mode & 0o7777).toBe(0o1777);
+    expect(fs.statSync(`${config}/etc/flux/system`).mode & 0o7777).toBe(0o1777);
+    expect(fs.statSync(`${config}/etc/flux/config/broker.toml`).mode & 0o777).toBe(0o644);
+    expect(second.stdout).toBe(
+      `flux-init: wrote ${config}/etc/flux/config/broker.toml and ${config}/etc/flux/system/hostlist (flux-sample-[0-3])\n` +
+        'flux-init: the application image brings Flux: the view is not copied\nflux-init: done\n',
+    );
+  });
+
+  test('copies the resolved view and the software tree to the mount', () => {
+    const init = renderScripts(sampleModel(sandbox, { viewDisabled: false }))['flux-init.sh'];
+    expect(runInit(init).status).toBe(0);
+    // The view's own symlinks are kept: they point into the software tree the runner restores.
+    expect(fs.readlinkSync(`${sandbox.mount}/view/bin`)).toBe(`${sandbox.image}/software/linux-x86_64/flux-core-0.88.0/bin`);
+    expect(fs.existsSync(`${sandbox.mount}/view/etc/flux/rc1.d`)).toBe(true);
+    expect(fs.readFileSync(`${sandbox.mount}/software/linux-x86_64/flux-core-0.88.0/bin/flux`, 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+  });
+
+  test('fails clearly when the image is not a flux view image', () => {
+    const init = renderScripts(sampleModel(sandbox, { viewDisabled: false }))['flux-init.sh'];
+    const result = sandbox.run('flux-init.sh', init, { env: { FLUX_OPT_DIR: sandbox.opt } });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('is this a flux view image?');
+  });
+
+  test('with the view disabled only the configs are written', () => {
+    expect(runInit(renderScripts(sampleModel(sandbox, { viewDisabled: true, quiet: true }))['flux-init.sh']).stdout).toBe('');
+    expect(fs.readdirSync(sandbox.mount)).toEqual(['config']);
+  });
+});
+
+describe('start-<name>.sh', () => {
+  const sidecarModel = (command: string | undefined, extra: Partial<Parameters<typeof sampleModel>[1]> = {}) =>
+    sampleModel(sandbox, {
+      sidecars: [{ name: 'flux-queue', command, commands: { init: 'echo init', servicePre: 'echo servicePre', post: 'echo post' } }],
+      ...extra,
+    });
+
+  test('sources flux-view.sh once it exists, so fluxsocket and the environment are right, then runs the command', () => {
+    // GIVEN the runner has written flux-view.sh
+    // (the operator example's ${fluxsocket}, quoted here because the sandbox's mount path has a space)
+    const model = sidecarModel('sleep 0 && flux proxy "${fluxsocket}" flux jobs -a; echo "GREETING=$GREETING"', {
+      fluxEnvironment: [['GREETING', 'hi there']],
+      quiet: true,
+    });
+    const scripts = renderScripts(model);
+    expect(sandbox.run('entrypoint.sh', scripts['entrypoint.sh'], { hostname: 'flux-sample-1' }).status).toBe(0);
+    // WHEN the sidecar's wrapper runs
+    const result = sandbox.run('start.sh', scripts['start-flux-queue.sh'], { env: { FAKE_FLUX_EXIT: '0' } });
+    // THEN the hooks and the command ran in order, in the Flux environment
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('init\nservicePre\nGREETING=hi there\npost\n');
+    const proxy = sandbox.fluxCalls().find((c) => c.argv[0] === 'proxy');
+    expect(proxy?.argv).toEqual(['proxy', `local://${sandbox.mount}/config/run/flux/local`, 'flux', 'jobs', '-a']);
+  });
+
+  test("exits with the command's exit code, after post", () => {
+    const scripts = renderScripts(sidecarModel('exit_with() { return "$1"; }; exit_with 7', { quiet: true }));
+    fs.writeFileSync(`${sandbox.mount}/flux-view.sh`, '');
+    const result = sandbox.run('start.sh', scripts['start-flux-queue.sh']);
+    expect(result.status).toBe(7);
+    expect(result.stdout).toBe('init\nservicePre\npost\n');
+  });
+
+  test('waits for flux-view.sh only for a bounded time, then runs without it', () => {
+    const scripts = renderScripts(sidecarModel('echo "socket=$fluxsocket"', { quiet: true }));
+    const result = sandbox.run('start.sh', scripts['start-flux-queue.sh'], { env: { FLUX_VIEW_WAIT_SECONDS: '1' } });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe(
+      `start-flux-queue: warning: ${sandbox.mount}/flux-view.sh did not appear within 1s: running without the Flux environment\n`,
+    );
+    expect(result.stdout).toBe(`init\nservicePre\nsocket=local://${sandbox.mount}/config/run/flux/local\npost\n`);
+  });
+
+  test('a sidecar without a command runs its hooks and exits 0', () => {
+    const scripts = renderScripts(sidecarModel(undefined, { quiet: true }));
+    fs.writeFileSync(`${sandbox.mount}/flux-view.sh`, '');
+    const result = sandbox.run('start.sh', scripts['start-flux-queue.sh']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('init\nservicePre\npost\n');
+    expect(path.basename(sandbox.mount)).toBe('flux view');
+  });
+});
