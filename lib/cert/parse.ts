@@ -71,6 +71,7 @@ function scan(text: string, options: ParseCurveCertOptions): { cert?: ParsedCurv
   const metadata = new Map<string, string>();
   const keys: { [entry: string]: string | undefined } = {};
   const seenKeys = new Set<string>();
+  const seenMetadata = new Set<string>();
   let section: Section = 'none';
 
   const pieces = text.split('\n');
@@ -94,27 +95,23 @@ function scan(text: string, options: ParseCurveCertOptions): { cert?: ParsedCurv
     if (!indented && (stripped === METADATA_SECTION || stripped === CURVE_SECTION)) {
       section = stripped;
     } else if (indented && section === METADATA_SECTION) {
-      const entry = parseEntry(stripped, at, problems, true);
-      if (!entry) return;
-      if (metadata.has(entry.key)) {
-        problems.push(`${at}: metadata key '${entry.key}' appears twice (flux-core rejects duplicates)`);
-      } else {
-        metadata.set(entry.key, entry.value);
-      }
+      const { key, value } = parseEntry(stripped, at, problems, true);
+      if (key === undefined) return;
+      if (seenMetadata.has(key)) problems.push(`${at}: metadata key '${key}' appears twice (flux-core rejects duplicates)`);
+      seenMetadata.add(key);
+      if (value !== undefined && !metadata.has(key)) metadata.set(key, value);
     } else if (indented && section === CURVE_SECTION) {
-      const entry = parseEntry(stripped, at, problems, false);
-      if (!entry) return;
-      if (entry.key !== PUBLIC_KEY_ENTRY && entry.key !== SECRET_KEY_ENTRY) {
-        problems.push(`${at}: unknown key '${entry.key}' in the '${CURVE_SECTION}' section (only ${PUBLIC_KEY_ENTRY} and ${SECRET_KEY_ENTRY} are allowed)`);
+      const { key, value } = parseEntry(stripped, at, problems, false);
+      if (key === undefined) return;
+      if (key !== PUBLIC_KEY_ENTRY && key !== SECRET_KEY_ENTRY) {
+        problems.push(`${at}: unknown key '${key}' in the '${CURVE_SECTION}' section (only ${PUBLIC_KEY_ENTRY} and ${SECRET_KEY_ENTRY} are allowed)`);
         return;
       }
-      seenKeys.add(entry.key);
-      const problem = keyTextProblem(entry.value);
-      if (problem) {
-        problems.push(`${at}: ${entry.key} ${problem}`);
-        return;
-      }
-      keys[entry.key] = entry.value; // a repeated key replaces the earlier one, as in flux-core
+      seenKeys.add(key);
+      if (value === undefined) return;
+      const problem = keyTextProblem(value);
+      if (problem) problems.push(`${at}: ${key} ${problem}`);
+      else keys[key] = value; // a repeated key replaces the earlier one, as in flux-core
     } else if (indented) {
       problems.push(`${at}: indented entry before any '${METADATA_SECTION}' or '${CURVE_SECTION}' section line`);
     } else {
@@ -132,7 +129,7 @@ function scan(text: string, options: ParseCurveCertOptions): { cert?: ParsedCurv
   if (publicKey !== undefined && secretKey !== undefined && z85Encode(curvePublicKey(z85Decode(secretKey))) !== publicKey) {
     problems.push(`${PUBLIC_KEY_ENTRY} does not belong to ${SECRET_KEY_ENTRY}: Flux requires public = curve25519(secret) (zmq_curve_public)`);
   }
-  if ((options.requireName ?? true) && !metadata.has(NAME_ENTRY)) {
+  if ((options.requireName ?? true) && !seenMetadata.has(NAME_ENTRY)) {
     problems.push(`no '${NAME_ENTRY}' entry in the '${METADATA_SECTION}' section: rank 0 needs it to authorize its children (flux-core fails with 'overlay_authorize: Invalid argument')`);
   }
   if (problems.length > 0 || publicKey === undefined || secretKey === undefined) return { problems };
@@ -143,29 +140,30 @@ function scan(text: string, options: ParseCurveCertOptions): { cert?: ParsedCurv
 }
 
 /**
- * Parses `key = "value"`; pushes every problem of the entry and returns undefined if any.
- * `showChars` false keeps characters of the value (possibly a key) out of the message.
+ * Parses `key = "value"`, pushing every problem of the entry. Returns the key if it is valid and the
+ * value if it is valid. `showChars` false keeps characters of the value (maybe a key) out of messages.
  */
-function parseEntry(stripped: string, at: string, problems: string[], showChars: boolean): { key: string; value: string } | undefined {
+function parseEntry(stripped: string, at: string, problems: string[], showChars: boolean): { key?: string; value?: string } {
   const eq = stripped.indexOf('=');
   if (eq < 0) {
     problems.push(`${at}: expected an entry of the form key = "value"`);
-    return undefined;
+    return {};
   }
   const key = stripCSpace(stripped.slice(0, eq));
   const quoted = stripCSpace(stripped.slice(eq + 1));
-  const before = problems.length;
   const badKey = keyProblem(key);
   if (badKey) problems.push(`${at}: ${badKey}`);
   const label = badKey ? 'the value' : `the value of '${key}'`;
+  let badValue: string | undefined;
   if (quoted.length < 2 || !quoted.startsWith('"') || !quoted.endsWith('"')) {
     const hint = quoted.startsWith("'") ? ' (single quotes are not accepted)' : '';
-    problems.push(`${at}: ${label} must be in double quotes${hint}`);
+    badValue = `${at}: ${label} must be in double quotes${hint}`;
   } else {
-    const badValue = valueProblem(quoted.slice(1, -1), showChars);
-    if (badValue) problems.push(`${at}: ${label}: ${badValue}`);
+    const problem = valueProblem(quoted.slice(1, -1), showChars);
+    if (problem) badValue = `${at}: ${label}: ${problem}`;
   }
-  return problems.length === before ? { key, value: quoted.slice(1, -1) } : undefined;
+  if (badValue) problems.push(badValue);
+  return { key: badKey ? undefined : key, value: badValue ? undefined : quoted.slice(1, -1) };
 }
 
 function keyTextProblem(value: string): string | undefined {
