@@ -12,3 +12,5 @@ export { curveCertMetadataProblems, formatCurveCert } from './write';
 export type { CurveCertMetadata } from './write';
 export { createCurveCert } from './create';
 export type { CreateCurveCertOptions } from './create';
+export { curveCertLabels, curveCertSecret } from './secret-manifest';
+export type { CurveCertSecretOptions } from './secret-manifest';

@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import type { Job, JobSpec } from 'kubernetes-types-1.30/batch/v1';
 import type { ConfigMap, Container, PodSpec, ServiceAccount } from 'kubernetes-types-1.30/core/v1';
 import type { PolicyRule, Role, RoleBinding } from 'kubernetes-types-1.30/rbac/v1';
+import { curveCertLabels } from '../cert/secret-manifest';
 import { defaultCertificateSecretName } from '../core/certificate-contract';
 import { DEFAULT_NODE_IMAGE } from '../core/images';
 import { runtimeBundle } from '../core/runtime-bundle';
@@ -106,7 +107,7 @@ export class CurveCertJob extends Construct {
     this.jobName = base;
     this.serviceAccountName = base;
     const configMapName = `${base}-program`;
-    const labels = sortedMap({ ...props.labels, ...standardLabels(props.clusterName) });
+    const labels = sortedMap({ ...props.labels, ...curveCertLabels(props.clusterName) });
     const metadata = (name: string) => ({ name, namespace, labels });
 
     const serviceAccount: ServiceAccount = {
@@ -230,15 +231,6 @@ function jobSpec(p: ResolvedProps, serviceAccountName: string, configMapName: st
     activeDeadlineSeconds: p.activeDeadlineSeconds,
     ttlSecondsAfterFinished: p.ttlSecondsAfterFinished,
     template: { metadata: { labels }, spec: podSpec },
-  };
-}
-
-function standardLabels(clusterName: string): { [key: string]: string } {
-  return {
-    'app.kubernetes.io/name': 'minicluster',
-    'app.kubernetes.io/instance': clusterName,
-    'app.kubernetes.io/component': 'curve-cert',
-    'app.kubernetes.io/managed-by': 'cdk8s-minicluster',
   };
 }
 

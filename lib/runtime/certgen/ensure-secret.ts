@@ -2,7 +2,7 @@
  * Creates the certificate Secret only if it does not exist yet, so re-running never rotates the
  * certificate under a running cluster. Never logs key material.
  */
-import { createCurveCert, curveCertProblems } from '../../cert';
+import { createCurveCert, curveCertProblems, curveCertSecret } from '../../cert';
 import { CERTIFICATE_SECRET_KEY } from '../../core/certificate-contract';
 import { CertgenConfig } from './config';
 import { KubeApiResponse, kubeApiRequest, statusMessage } from './kube-api';
@@ -29,14 +29,8 @@ export async function ensureCertificateSecret(config: CertgenConfig, log: Log): 
   }
 
   const cert = createCurveCert({ name: config.certName });
-  const created = await kubeApiRequest(config, 'POST', collection, {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name: config.secretName, namespace: config.namespace, labels: config.labels },
-    type: 'Opaque',
-    immutable: true,
-    data: { [CERTIFICATE_SECRET_KEY]: Buffer.from(cert, 'utf8').toString('base64') },
-  });
+  const secret = curveCertSecret({ secretName: config.secretName, namespace: config.namespace, labels: config.labels, certificate: cert });
+  const created = await kubeApiRequest(config, 'POST', collection, secret);
   if (created.status === 200 || created.status === 201) {
     log(`created ${where} (key ${CERTIFICATE_SECRET_KEY})`);
   } else if (created.status === 409) {
