@@ -21,9 +21,11 @@ const SPKI_X25519_PREFIX = Buffer.from('302a300506032b656e032100', 'hex');
 
 /** A fresh random key pair. */
 export function generateCurveKeyPair(): CurveKeyPair {
-  const { privateKey } = crypto.generateKeyPairSync('x25519');
-  const der = privateKey.export({ format: 'der', type: 'pkcs8' });
-  return curveKeyPairFromSecret(new Uint8Array(der.subarray(PKCS8_X25519_PREFIX.length)));
+  const { privateKey, publicKey } = crypto.generateKeyPairSync('x25519');
+  return {
+    publicKey: rawKey(publicKey.export({ format: 'der', type: 'spki' }), SPKI_X25519_PREFIX),
+    secretKey: rawKey(privateKey.export({ format: 'der', type: 'pkcs8' }), PKCS8_X25519_PREFIX),
+  };
 }
 
 /** The key pair whose secret key is `secretKey` (any 32 bytes, as `zmq_curve_public` accepts). */
@@ -41,9 +43,13 @@ export function curvePublicKey(secretKey: Uint8Array): Uint8Array {
     format: 'der',
     type: 'pkcs8',
   });
-  const spki = crypto.createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
-  if (spki.length !== SPKI_X25519_PREFIX.length + CURVE_KEY_BYTES || !spki.subarray(0, SPKI_X25519_PREFIX.length).equals(SPKI_X25519_PREFIX)) {
-    throw new Error('unexpected X25519 public key encoding from node:crypto');
+  return rawKey(crypto.createPublicKey(privateKey).export({ format: 'der', type: 'spki' }), SPKI_X25519_PREFIX);
+}
+
+/** The 32 raw key bytes that follow `prefix` in a DER export. */
+function rawKey(der: Buffer, prefix: Buffer): Uint8Array {
+  if (der.length !== prefix.length + CURVE_KEY_BYTES || !der.subarray(0, prefix.length).equals(prefix)) {
+    throw new Error('unexpected X25519 key encoding from node:crypto');
   }
-  return new Uint8Array(spki.subarray(SPKI_X25519_PREFIX.length));
+  return new Uint8Array(der.subarray(prefix.length));
 }
