@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+/**
+ * The cdk8s-minicluster command line. Each command lives in its own file (lib/cli/<command>.ts)
+ * and is registered here.
+ */
+import { Command } from 'commander';
+import { certCommand } from './cert';
+
+/** Every command, in the order `--help` lists them. */
+const COMMANDS: Array<() => Command> = [certCommand];
+
+export function cliProgram(): Command {
+  const program = new Command('cdk8s-minicluster')
+    .description('tools for cdk8s-minicluster, the Flux Framework MiniCluster construct library')
+    .showHelpAfterError();
+  for (const command of COMMANDS) program.addCommand(command());
+  return program;
+}
+
+if (require.main === module) {
+  cliProgram().parseAsync(process.argv).catch((e: Error) => {
+    process.stderr.write(`cdk8s-minicluster: ${e.message}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * A minimal Kubernetes API client over HTTPS with the pod's service account: it always verifies
+ * the server certificate against the cluster CA and bounds every request in time and size.
+ */
+import * as https from 'https';
+
+export interface KubeApiConnection {
+  readonly host: string;
+  readonly port: number;
+  readonly token: string;
+  readonly ca: Buffer;
+  /** Where the CA came from, for messages. */
+  readonly caPath: string;
+  readonly timeoutMs: number;
+}
+
+export interface KubeApiResponse {
+  readonly status: number;
+  /** Parsed JSON body, or undefined when the body is not JSON. */
+  readonly body: unknown;
+}
+
+/** A failure to get any HTTP response (network, TLS, timeout). */
+export class KubeApiUnreachable extends Error {}
+
+const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+const TLS_VERIFY_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_NOT_YET_VALID',
+  'CERT_HAS_EXPIRED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** The API server's address as a URL origin (IPv6 hosts in brackets). */
+export function apiOrigin(conn: KubeApiConnection): string {
+  return `https://${conn.host.includes(':') ? `[${conn.host}]` : conn.host}:${conn.port}`;
+}
+
+export function kubeApiRequest(conn: KubeApiConnection, method: 'GET' | 'POST', path: string, body?: unknown): Promise<KubeApiResponse> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
+  const what = `${method} ${apiOrigin(conn)}${path}`;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | undefined, response?: KubeApiResponse) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve(response!);
+    };
+    const req = https.request(
+      {
+        host: conn.host,
+        port: conn.port,
+        method,
+        path,
+        ca: conn.ca,
+        agent: false,
+        headers: {
+          Accept: 'application/json',
+          Authorization: `Bearer ${conn.token}`,
+          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_RESPONSE_BYTES) {
+            req.destroy(new KubeApiUnreachable(`${what}: response larger than ${MAX_RESPONSE_BYTES} bytes`));
+          } else {
+            chunks.push(chunk);
+          }
+        });
+        res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, body: parseJson(Buffer.concat(chunks).toString('utf8')) }));
+        res.on('error', (e) => finish(describeNetworkError(e, what, conn)));
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy(new KubeApiUnreachable(`${what}: no complete response within ${conn.timeoutMs / 1000} s (request timed out)`));
+    }, conn.timeoutMs);
+    req.on('error', (e) => finish(e instanceof KubeApiUnreachable ? e : describeNetworkError(e, what, conn)));
+    req.end(payload);
+  });
+}
+
+function describeNetworkError(e: Error, what: string, conn: KubeApiConnection): KubeApiUnreachable {
+  const code = (e as NodeJS.ErrnoException).code ?? '';
+  if (TLS_VERIFY_CODES.has(code)) {
+    return new KubeApiUnreachable(`${what}: the API server's TLS certificate failed verification against the CA in ${conn.caPath} (${code}: ${e.message})`);
+  }
+  return new KubeApiUnreachable(`${what}: cannot reach the Kubernetes API (${code ? `${code}: ` : ''}${e.message})`);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `message` of a Kubernetes Status body, if any. */
+export function statusMessage(body: unknown): string | undefined {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? message : undefined;
+}
