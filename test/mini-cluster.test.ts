@@ -56,7 +56,7 @@ describe('MiniCluster', () => {
     expect(runner.volumeMounts).toEqual([
       { name: 'flux-view', mountPath: '/mnt/flux' },
       { name: 'flux-entrypoint', mountPath: '/flux_operator', readOnly: true },
-      { name: 'flux-curve-cert', mountPath: '/flux_operator/curve', readOnly: true },
+      { name: 'flux-curve-cert', mountPath: '/etc/flux-curve', readOnly: true },
       { name: 'flux-software', mountPath: '/opt/software' },
     ]);
     expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-view']);

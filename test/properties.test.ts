@@ -34,11 +34,12 @@ const validProps: fc.Arbitrary<{ name: string; props: MiniClusterProps }> = fc.r
   sidecar: fc.boolean(),
   fanout: fc.integer({ min: 2, max: 300 }),
 }).map((r) => {
+  const hasCommand = r.command !== undefined && r.command.trim() !== '';
   const runner = {
     image: 'ubuntu:noble',
     command: r.command,
-    launcher: r.command !== undefined && r.mode === 'launcher',
-    batch: r.command !== undefined && r.mode === 'batch',
+    launcher: hasCommand && r.mode === 'launcher',
+    batch: hasCommand && r.mode === 'batch',
     environment: r.env,
     volumes: r.volumes,
     resources: r.cpu ? { limits: { cpu: r.cpu } } : undefined,

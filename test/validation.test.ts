@@ -26,9 +26,9 @@ describe('validation', () => {
   });
 
   test.each<[string, Partial<MiniClusterProps>, RegExp]>([
-    ['hostname too long', { maxSize: 1000 }, /name = "a{58}": pod hostname 'a{58}-999' exceeds 63 characters/],
+    ['hostname too long at maxSize', { maxSize: 1000 }, /name = "a{60}": pod hostname 'a{60}-999' exceeds 63 characters/],
   ])('%s', (_, props, message) => {
-    expect(errorOf(props, 'a'.repeat(58))).toMatch(message);
+    expect(errorOf(props, 'a'.repeat(60))).toMatch(message);
   });
 
   test.each<[string, Partial<MiniClusterProps>, RegExp]>([

@@ -12,4 +12,4 @@ export function defaultCertificateSecretName(clusterName: string): string {
 export const CERTIFICATE_SECRET_KEY = 'curve.cert';
 
 /** Where pods mount the Secret (read-only, mode 0400); scripts copy it to a private 0600 file. */
-export const CERTIFICATE_MOUNT_DIR = '/flux_operator/curve';
+export const CERTIFICATE_MOUNT_DIR = '/etc/flux-curve';

@@ -63,10 +63,10 @@ export function appContainers(r: ResolvedMiniCluster): Container[] {
       resources: resources(c.resources),
       securityContext: securityContext(c.securityContext),
       lifecycle: lifecycle(c),
-      volumeMounts: [
+      volumeMounts: nonEmpty([
         ...(isRunner || !c.noWrapEntrypoint ? fluxMounts(r, true) : []),
         ...userMounts(c),
-      ],
+      ]),
     });
   });
 }
@@ -148,6 +148,10 @@ function lifecycle(c: MiniClusterContainer) {
     postStart: l.postStartExec !== undefined ? { exec: { command: [l.postStartExec] } } : undefined,
     preStop: l.preStopExec !== undefined ? { exec: { command: [l.preStopExec] } } : undefined,
   });
+}
+
+function nonEmpty<T>(list: T[]): T[] | undefined {
+  return list.length ? list : undefined;
 }
 
 /** Drops undefined fields so the manifest holds only what is set. */

@@ -9,8 +9,10 @@ const BOUNDED_WORKER_RESTARTS = 10;
 
 export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOptions: string[]): ScriptModel {
   const c = r.runner;
-  const script = c.commands?.script;
-  const hasWork = c.command !== undefined || script !== undefined;
+  const script = blankToUndefined(c.commands?.script);
+  const command = blankToUndefined(c.command);
+  // As in the operator, an empty command means an interactive lead broker.
+  const hasWork = command !== undefined || script !== undefined;
   const leadMode = !hasWork ? LeadMode.INTERACTIVE
     : c.launcher ? LeadMode.LAUNCHER
       : c.batch ? LeadMode.BATCH
@@ -37,7 +39,7 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
     timed: r.timed,
     archivePath: r.props.archive?.path,
     leadMode,
-    command: c.command,
+    command,
     script,
     commands: {
       init: c.commands?.init,
@@ -62,4 +64,8 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
       .filter((x, i) => i !== r.runnerIndex && !x.noWrapEntrypoint)
       .map((x) => ({ name: x.name!, command: x.command, commands: { init: x.commands?.init, pre: x.commands?.pre, post: x.commands?.post, servicePre: x.commands?.servicePre } })),
   };
+}
+
+function blankToUndefined(s: string | undefined): string | undefined {
+  return s === undefined || s.trim() === '' ? undefined : s;
 }

@@ -208,7 +208,7 @@ function validateContainer(c: MiniClusterContainer, path: string, isRunner: bool
   if (c.launcher && c.batch) add(`${path}.launcher`, c.launcher, 'launcher and batch are mutually exclusive');
   if (c.batchRaw && !c.batch) add(`${path}.batchRaw`, c.batchRaw, 'requires batch');
   if (c.commands?.script !== undefined && c.command !== undefined) add(`${path}.commands.script`, '(script)', 'script and command are mutually exclusive');
-  if ((c.launcher || c.batch) && c.command === undefined && c.commands?.script === undefined) {
+  if ((c.launcher || c.batch) && !c.command?.trim() && !c.commands?.script?.trim()) {
     add(`${path}.command`, c.command, `required with ${c.launcher ? 'launcher' : 'batch'}`);
   }
   if (!isRunner) {
