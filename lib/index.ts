@@ -2,6 +2,7 @@ export * from './constructs/mini-cluster';
 export * from './constructs/mini-cluster-props';
 export * from './constructs/flux-broker-config';
 export * from './constructs/certificate';
+export * from './constructs/curve-cert-job';
 export * from './constructs/props/container';
 export * from './constructs/props/flux';
 export * from './constructs/props/pod';

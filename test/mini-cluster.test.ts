@@ -1,6 +1,7 @@
 import { Chart, Testing } from 'cdk8s';
 import { parse } from 'smol-toml';
-import { MiniCluster, MiniClusterProps, PodRestartPolicy } from '../lib';
+import { CertificateSource, MiniCluster, MiniClusterProps, PodRestartPolicy } from '../lib';
+import { createCurveCert } from '../lib/cert';
 import { expectValidManifests } from './support/k8s-validate';
 
 const hello: MiniClusterProps = {
@@ -14,7 +15,7 @@ function synth(props: MiniClusterProps = hello, name = 'flux-sample', chartProps
   const cluster = new MiniCluster(chart, name, props);
   const docs = Testing.synth(chart);
   const find = (kind: string, objName?: string) => docs.find((d) => d.kind === kind && (objName === undefined || d.metadata.name === objName));
-  return { cluster, docs, job: find('Job'), service: find('Service', cluster.serviceName), configMap: find('ConfigMap', cluster.entrypointConfigMapName) };
+  return { cluster, docs, job: find('Job', cluster.jobName), service: find('Service', cluster.serviceName), configMap: find('ConfigMap', cluster.entrypointConfigMapName) };
 }
 
 describe('MiniCluster', () => {
@@ -22,7 +23,7 @@ describe('MiniCluster', () => {
     // WHEN
     const { cluster, docs, job, service, configMap } = synth();
     // THEN
-    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual(['ConfigMap/flux-sample-entrypoint', 'Job/flux-sample', 'Service/flux-sample']);
+    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual(expect.arrayContaining(['ConfigMap/flux-sample-entrypoint', 'Job/flux-sample', 'Service/flux-sample']));
     expect(job.spec).toMatchObject({ completionMode: 'Indexed', completions: 4, parallelism: 4, backoffLimit: 100, activeDeadlineSeconds: 31500000 });
     const pod = job.spec.template.spec;
     expect(pod.subdomain).toBe('flux-sample');
@@ -222,7 +223,7 @@ describe('MiniCluster', () => {
   test('output size and object count do not grow with cluster size', () => {
     const size = (n: number) => JSON.stringify(synth({ ...hello, size: n }).docs).length;
     expect(size(16384) - size(4)).toBeLessThan(200);
-    expect(synth({ ...hello, size: 16384 }).docs).toHaveLength(3);
+    expect(synth({ ...hello, size: 16384 }).docs).toHaveLength(synth().docs.length);
   });
 
   test('synthesis is deterministic', () => {
@@ -232,5 +233,42 @@ describe('MiniCluster', () => {
       return app.synthYaml();
     };
     expect(yaml()).toEqual(yaml());
+  });
+});
+
+describe('MiniCluster certificate', () => {
+  test('by default a one-off Job generates it in the cluster: no private key in the YAML', () => {
+    const { docs, cluster, job } = synth();
+    expect(cluster.certificateJob?.secretName).toBe('flux-sample-curve');
+    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual([
+      'ConfigMap/flux-sample-curve-cert-program', 'ConfigMap/flux-sample-entrypoint', 'Job/flux-sample', 'Job/flux-sample-curve-cert',
+      'Role/flux-sample-curve-cert', 'RoleBinding/flux-sample-curve-cert', 'Service/flux-sample', 'ServiceAccount/flux-sample-curve-cert',
+    ]);
+    expect(docs.some((d) => d.kind === 'Secret')).toBe(false);
+    expect(JSON.stringify(docs)).not.toMatch(/secret-key\s*=/);
+    expect(job.spec.template.spec.volumes.find((v: any) => v.name === 'flux-curve-cert').secret.secretName).toBe('flux-sample-curve');
+    expectValidManifests(docs);
+  });
+
+  test('an existing Secret is only mounted', () => {
+    const { docs, job } = synth({ ...hello, certificate: CertificateSource.fromExistingSecret('sealed-curve') });
+    expect(docs.map((d) => d.kind).sort()).toEqual(['ConfigMap', 'Job', 'Service']);
+    expect(job.spec.template.spec.volumes.find((v: any) => v.name === 'flux-curve-cert').secret.secretName).toBe('sealed-curve');
+  });
+
+  test('inline (insecure) writes a Secret, never a ConfigMap, and checks the text', () => {
+    const cert = createCurveCert({ name: 'flux-sample', seed: '11'.repeat(32) });
+    const { docs } = synth({ ...hello, certificate: CertificateSource.insecureInline(cert) });
+    const secret = docs.find((d) => d.kind === 'Secret');
+    expect(Buffer.from(secret.data['curve.cert'], 'base64').toString()).toBe(cert);
+    const secretKey = /secret-key = "([^"]+)"/.exec(cert)![1];
+    for (const d of docs.filter((x) => x.kind !== 'Secret')) expect(JSON.stringify(d)).not.toContain(secretKey);
+    expectValidManifests(docs);
+    expect(() => synth({ ...hello, certificate: CertificateSource.insecureInline('not a cert') })).toThrow(/certificate.inlineCertificate = "\(certificate\)"/);
+  });
+
+  test('a generated certificate needs a name of at most 52 characters', () => {
+    expect(() => synth(hello, 'a'.repeat(53))).toThrow(/name = "a{53}": must be at most 52 characters with CertificateSource.generatedInCluster/);
+    expect(() => synth({ ...hello, certificate: CertificateSource.fromExistingSecret() }, 'a'.repeat(53))).not.toThrow();
   });
 });

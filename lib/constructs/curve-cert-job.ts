@@ -1,5 +1,4 @@
 import { ApiObject, Chart } from 'cdk8s';
-import { ImagePullPolicy } from 'cdk8s-plus-27';
 import { Construct } from 'constructs';
 import type { Job, JobSpec } from 'kubernetes-types-1.30/batch/v1';
 import type { ConfigMap, Container, PodSpec, ServiceAccount } from 'kubernetes-types-1.30/core/v1';
@@ -8,6 +7,7 @@ import { curveCertLabels } from '../cert/secret-manifest';
 import { defaultCertificateSecretName } from '../core/certificate-contract';
 import { DEFAULT_NODE_IMAGE } from '../core/images';
 import { runtimeBundle } from '../core/runtime-bundle';
+import { ImagePullPolicy } from './props/container';
 import {
   ENV_CERT_NAME,
   ENV_REQUEST_TIMEOUT_SECONDS,

@@ -57,6 +57,9 @@ export interface MiniClusterProps {
    * @default '1.34' (DEFAULT_KUBERNETES_VERSION)
    */
   readonly kubernetesVersion?: string;
-  /** @default CertificateSource.fromExistingSecret() (Secret `<name>-curve`) */
+  /**
+   * The CURVE certificate shared by all brokers.
+   * @default CertificateSource.generatedInCluster() (a Job creates Secret `<name>-curve` once)
+   */
   readonly certificate?: CertificateSource;
 }

@@ -2,6 +2,9 @@ import { ApiObject, Chart, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { brokerOptions } from '../core/broker-options';
 import { hostname } from '../core/hostlist';
+import { curveCertLabels, curveCertSecret } from '../cert/secret-manifest';
+import { CertificateSourceKind } from './certificate';
+import { CurveCertJob } from './curve-cert-job';
 import { FluxBrokerConfig } from './flux-broker-config';
 import { MiniClusterProps } from './mini-cluster-props';
 import { appContainers, entrypointConfigMapName, fluxViewInitContainer, podVolumes } from './private/containers';
@@ -39,6 +42,9 @@ export class MiniCluster extends Construct {
   public readonly hostlist: string;
   /** The pod label selector that matches exactly this cluster's pods. */
   public readonly selector: { [key: string]: string };
+
+  /** The Job that generates the certificate, with CertificateSource.generatedInCluster(). */
+  public readonly certificateJob?: CurveCertJob;
 
   private readonly resolved: ResolvedMiniCluster;
 
@@ -78,6 +84,7 @@ export class MiniCluster extends Construct {
     }
     this.hostlist = this.brokerConfig.hostlist;
 
+    this.certificateJob = this.certificate();
     this.headlessService();
     this.entrypointConfigMap();
     this.job();
@@ -98,6 +105,27 @@ export class MiniCluster extends Construct {
 
   private metadata(name: string, component: string, extra: Record<string, string> = {}) {
     return { name, namespace: this.namespace, labels: sortKeys({ ...extra, ...commonLabels(this.jobName, component) }) };
+  }
+
+  private certificate(): CurveCertJob | undefined {
+    const source = this.resolved.certificate;
+    if (source.kind === CertificateSourceKind.GENERATED_IN_CLUSTER) {
+      return new CurveCertJob(this, 'CurveCert', {
+        clusterName: this.jobName,
+        namespace: this.namespace,
+        secretName: this.certificateSecretName,
+        image: source.generated?.image,
+        ttlSecondsAfterFinished: source.generated?.ttlSecondsAfterFinished,
+      });
+    } else if (source.kind === CertificateSourceKind.INSECURE_INLINE) {
+      new ApiObject(this, 'InlineCertificate', curveCertSecret({
+        secretName: this.certificateSecretName,
+        namespace: this.namespace,
+        labels: curveCertLabels(this.jobName),
+        certificate: source.inlineCertificate!,
+      }) as any);
+    }
+    return undefined;
   }
 
   private headlessService() {

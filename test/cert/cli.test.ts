@@ -5,7 +5,7 @@ import * as path from 'path';
 import * as nacl from 'tweetnacl';
 import { parse } from 'yaml';
 import { parseCurveCert, z85Decode } from '../../lib/cert';
-import { expectValidManifests } from './support/validate-manifests';
+import { expectValidManifests } from '../support/k8s-validate';
 
 const MAIN_JS = path.resolve(__dirname, '..', '..', 'build', 'lib', 'cli', 'main.js');
 

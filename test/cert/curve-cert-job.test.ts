@@ -6,7 +6,7 @@ import { runtimeBundle } from '../../lib/core/runtime-bundle';
 import { FakeKubeApi, RecordedRequest, status } from './support/fake-kube-api';
 import { runCertgen, serviceAccountDir } from './support/run-certgen';
 import { HAVE_OPENSSL, makeTlsFixture } from './support/tls-fixture';
-import { expectValidManifests } from './support/validate-manifests';
+import { expectValidManifests } from '../support/k8s-validate';
 
 const LABELS = {
   'app.kubernetes.io/component': 'curve-cert',

@@ -5,7 +5,7 @@ import { LeadMode, ScriptModel } from '../../lib/scripts/model';
 import { renderScripts } from '../../lib/scripts/render';
 import { templateDirectory } from '../../lib/scripts/template';
 import { brokerOptions, Sandbox, sampleModel } from './harness';
-import { expectCleanShellScripts } from './shell-check';
+import { expectCleanShellScripts } from '../support/shell-check';
 
 /** User text with every shell metacharacter the quoting must survive. */
 const NASTY = `echo "it's" '$HOME' \`date\` $(id -u) \\$x "a\\"b"\n  printf '%s\\n' "tab\there" # comment`;

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { LeadMode } from '../../lib/scripts/model';
 import { renderScripts } from '../../lib/scripts/render';
 import { Sandbox, sampleModel } from './harness';
-import { expectCleanShellScripts } from './shell-check';
+import { expectCleanShellScripts } from '../support/shell-check';
 
 // ../shared next to the checkout (or next to the folder of git worktrees).
 const ROOT = path.join(__dirname, '..', '..');

@@ -62,3 +62,9 @@ function shellcheck(name: string, text: string): string[] {
     .sort((a, b) => a.line - b.line || a.column - b.column || a.code - b.code)
     .map((c) => `${name}:${c.line}:${c.column}: shellcheck ${c.level} SC${c.code}: ${c.message}`);
 }
+
+/** Fails with every finding of every script (name to text). */
+export function expectCleanShellScripts(scripts: Record<string, string>): void {
+  const findings = Object.entries(scripts).flatMap(([name, text]) => checkShellScript(name, text));
+  if (findings.length > 0) throw new Error(`${findings.length} shell finding(s):\n  ${findings.join('\n  ')}`);
+}

@@ -101,7 +101,7 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     features,
     restartPolicy,
     nativeFailureHandling: restartPolicy === PodRestartPolicy.NEVER && features.backoffLimitPerIndex,
-    certificate: props.certificate ?? CertificateSource.fromExistingSecret(),
+    certificate: props.certificate ?? CertificateSource.generatedInCluster(),
     runnerIndex,
     runner: props.containers[runnerIndex],
   };

@@ -7,6 +7,8 @@ import { parseKubernetesVersion } from '../../core/kubernetes-version';
 import {
   DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, labelKeyError, labelValueError,
 } from '../../core/k8s-formats';
+import { curveCertProblems } from '../../cert/parse';
+import { CertificateSourceKind } from '../certificate';
 import { MiniClusterProps } from '../mini-cluster-props';
 import { ContainerResources, ContainerVolume, ImagePullPolicy, MiniClusterContainer } from '../props/container';
 
@@ -75,6 +77,7 @@ export function validateMiniClusterProps(props: MiniClusterProps, ctx: Validatio
   if (props.archive !== undefined && !isAbsolutePath(props.archive.path)) add('archive.path', props.archive.path, 'must be an absolute path');
   validateLabels(props.jobLabels, 'jobLabels', add);
 
+  validateCertificate(props, ctx, add);
   validateFlux(props, add);
   validateNetwork(props, add);
   validatePod(props, add);
@@ -95,6 +98,23 @@ function formatValue(v: unknown): string {
 }
 
 type Add = (path: string, value: unknown, rule: string) => void;
+
+function validateCertificate(props: MiniClusterProps, ctx: ValidationContext, add: Add) {
+  const c = props.certificate;
+  const kind = c?.kind ?? CertificateSourceKind.GENERATED_IN_CLUSTER;
+  const secret = c?.secretNameFor(ctx.name) ?? `${ctx.name}-curve`;
+  if (!DNS1123_SUBDOMAIN.test(secret) || secret.length > 253) add('certificate.secretName', secret, 'must be a Secret name (DNS-1123 subdomain)');
+  if (kind === CertificateSourceKind.GENERATED_IN_CLUSTER && ctx.name.length > 52) {
+    add('name', ctx.name, 'must be at most 52 characters with CertificateSource.generatedInCluster() (its Job is `<name>-curve-cert`)');
+  }
+  if (kind === CertificateSourceKind.GENERATED_IN_CLUSTER && c?.generated?.ttlSecondsAfterFinished !== undefined && !intInRange(c.generated.ttlSecondsAfterFinished, 0)) {
+    add('certificate.ttlSecondsAfterFinished', c.generated.ttlSecondsAfterFinished, 'must be an integer >= 0');
+  }
+  if (kind === CertificateSourceKind.INSECURE_INLINE) {
+    // Problems never quote key material.
+    for (const problem of curveCertProblems(c?.inlineCertificate ?? '')) add('certificate.inlineCertificate', '(certificate)', problem);
+  }
+}
 
 function validateFlux(props: MiniClusterProps, add: Add) {
   const f = props.flux ?? {};
