@@ -83,7 +83,7 @@ describe('properties', () => {
       new MiniCluster(chart, name, props);
       const docs = Testing.synth(chart);
       expectValidManifests(docs, { kubernetesVersion: props.kubernetesVersion });
-      const job = docs.find((d) => d.kind === 'Job');
+      const job = docs.find((d) => d.kind === 'Job' && d.metadata.name === name);
       expect(job.spec.completions).toBe(props.size);
     }), { numRuns: 60 });
   });

@@ -103,7 +103,9 @@ function validateCertificate(props: MiniClusterProps, ctx: ValidationContext, ad
   const c = props.certificate;
   const kind = c?.kind ?? CertificateSourceKind.GENERATED_IN_CLUSTER;
   const secret = c?.secretNameFor(ctx.name) ?? `${ctx.name}-curve`;
-  if (!DNS1123_SUBDOMAIN.test(secret) || secret.length > 253) add('certificate.secretName', secret, 'must be a Secret name (DNS-1123 subdomain)');
+  // A default name derived from a bad cluster name is already reported as `name`.
+  const derivedFromBadName = secret === `${ctx.name}-curve` && !DNS1035_LABEL.test(ctx.name);
+  if (!derivedFromBadName && (!DNS1123_SUBDOMAIN.test(secret) || secret.length > 253)) add('certificate.secretName', secret, 'must be a Secret name (DNS-1123 subdomain)');
   if (kind === CertificateSourceKind.GENERATED_IN_CLUSTER && ctx.name.length > 52) {
     add('name', ctx.name, 'must be at most 52 characters with CertificateSource.generatedInCluster() (its Job is `<name>-curve-cert`)');
   }
