@@ -248,10 +248,10 @@ function statusFields(): CrdField[] {
       noEffect(`${c}.reason`, STRING, '', { required: true }),
       noEffect(`${c}.status`, STRING, '', { required: true }),
       noEffect(`${c}.type`, STRING, '', { required: true }),
-      noEffect('status.jobid', STRING, ''),
-      noEffect('status.maximumSize', INT32, ''),
-      noEffect('status.selector', STRING, ''),
-      noEffect('status.size', INT32, ''),
+      noEffect('status.jobid', STRING, '', { required: true }),
+      noEffect('status.maximumSize', INT32, '', { required: true }),
+      noEffect('status.selector', STRING, '', { required: true }),
+      noEffect('status.size', INT32, '', { required: true }),
     ]),
   ];
 }

@@ -108,7 +108,9 @@ export function convertCustomResource(resource: unknown, options: CustomResource
 
 /** apiVersion and kind: a resource of another kind is not checked further (its fields would be noise). */
 function identityProblems(resource: unknown): { problems: Problem[]; fatal: boolean } {
-  if (typeof resource !== 'object' || resource === null || Array.isArray(resource)) return { problems: [], fatal: false };
+  if (typeof resource !== 'object' || resource === null || Array.isArray(resource)) {
+    return { problems: checkResource(resource).problems, fatal: true };
+  }
   const { apiVersion, kind } = resource as Record<string, unknown>;
   if (kind !== MINICLUSTER_KIND) {
     const what = `kind ${JSON.stringify(kind ?? null)}${typeof apiVersion === 'string' ? ` (apiVersion ${apiVersion})` : ''}`;
@@ -265,13 +267,14 @@ class Context {
     }
     return compact({
       path: str(v.path),
-      readOnly: v.readOnly,
+      // false is the default; passed on, it would show up as readOnly: false in the volume source.
+      readOnly: v.readOnly || undefined,
       hostPath: str(v.hostPath),
       configMapName: str(v.configMapName),
       items: v.items,
       claimName: str(v.claimName),
       secretName: str(v.secretName),
-      emptyDir: v.emptyDir,
+      emptyDir: v.emptyDir || undefined,
       emptyDirMedium: str(v.emptyDirMedium),
       emptyDirSizeLimit: str(v.emptyDirSizeLimit),
       csiDriver: str(v.csiDriver),
