@@ -231,6 +231,6 @@ describe('cdk8s-minicluster synth', () => {
     }
     expect(run.stdout).toContain('$ cdk8s-minicluster synth -f minicluster.yaml');
     expect(run.stdout).toContain('$ cat minicluster.yaml | cdk8s-minicluster synth -f - --stdout | kubectl apply -f -');
-    expect(cli(['--help']).stdout).toMatch(/synth \[options\][\s\S]*validate \[options\][\s\S]*cert \[options\]/);
+    expect(cli(['--help']).stdout).toMatch(/cert \[options\][\s\S]*synth \[options\][\s\S]*validate \[options\]/);
   });
 });

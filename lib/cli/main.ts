@@ -9,7 +9,7 @@ import { synthCommand } from './synth';
 import { validateCommand } from './validate';
 
 /** Every command, in the order `--help` lists them. */
-const COMMANDS: Array<() => Command> = [synthCommand, validateCommand, certCommand];
+const COMMANDS: Array<() => Command> = [certCommand, synthCommand, validateCommand];
 
 export function cliProgram(): Command {
   const program = new Command('cdk8s-minicluster')

@@ -59,15 +59,16 @@ export function checkResource(resource: unknown): CheckedResource {
   const warnings: Problem[] = [];
   const walk = (value: unknown, node: SchemaNode, segments: PathSegment[]): unknown => {
     const field = node.field;
+    const problem = (v: unknown, rule: string) => problems.push(at(segments, SECRET_FIELDS.includes(field.path) ? '(certificate)' : v, rule));
     const typeError = typeProblem(value, field.type);
     if (typeError) {
-      problems.push(problem(segments, value, typeError));
+      problem(value, typeError);
       return undefined;
     }
     if (field.decision !== FieldDecision.MAPPED) {
       if (!isInert(value, field)) {
-        if (field.decision === FieldDecision.REJECTED) problems.push(problem(segments, value, field.note!));
-        else if (!field.path.startsWith('status')) warnings.push(problem(segments, value, `no effect: ${field.note}`));
+        if (field.decision === FieldDecision.REJECTED) problem(value, field.note!);
+        else if (!field.path.startsWith('status')) warnings.push(at(segments, value, `no effect: ${field.note}`));
       }
       return undefined;
     }
@@ -97,7 +98,7 @@ export function checkResource(resource: unknown): CheckedResource {
     for (const [key, v] of Object.entries(value)) {
       const child = node.properties.get(key);
       if (!child) {
-        problems.push(problem([...segments, key], v, unknownFieldRule(node, key)));
+        problems.push(at([...segments, key], v, unknownFieldRule(node, key)));
         continue;
       }
       if (!present(v)) continue; // the API server prunes nulls of non-nullable fields
@@ -107,19 +108,22 @@ export function checkResource(resource: unknown): CheckedResource {
     for (const [key, child] of node.properties) {
       const mapped = child.field.decision === FieldDecision.MAPPED;
       if (mapped && child.field.default !== undefined && !present(value[key])) out[key] = child.field.default;
-      if (child.field.required && !present(value[key])) problems.push(problem([...segments, key], undefined, 'required'));
+      if (child.field.required && !present(value[key])) problems.push(at([...segments, key], undefined, 'required'));
     }
     return out;
   };
   if (typeof resource !== 'object' || resource === null || Array.isArray(resource)) {
-    problems.push(problem([], resource, `must be a mapping (a MiniCluster resource), got ${describe(resource)}`));
+    problems.push(at([], resource, `must be a mapping (a MiniCluster resource), got ${describe(resource)}`));
     return { value: {}, problems, warnings };
   }
   const value = walkObject(resource as Record<string, unknown>, schema(), []);
   return { value, problems, warnings };
 }
 
-function problem(segments: PathSegment[], value: unknown, rule: string): Problem {
+/** Fields whose value is never quoted in a message. */
+const SECRET_FIELDS = ['spec.flux.curveCert'];
+
+function at(segments: PathSegment[], value: unknown, rule: string): Problem {
   return { path: formatPath(segments), segments, value, rule };
 }
 

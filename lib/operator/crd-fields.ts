@@ -154,7 +154,7 @@ function containerFields(p: string, prop: string): CrdField[] {
     mapped(`${p}.lifeCycle.postStartExec`, STRING, `${prop}.lifecycle.postStartExec`),
     mapped(`${p}.lifeCycle.preStopExec`, STRING, `${prop}.lifecycle.preStopExec`),
     mapped(`${p}.logs`, STRING, `${prop}.logs`),
-    mapped(`${p}.name`, STRING, `${prop}.name`, { note: 'the Flux runner is named after the MiniCluster whatever it says, as in the operator' }),
+    mapped(`${p}.name`, STRING, `${prop}.name`, { note: "required for other containers; the Flux runner's is ignored (it is named after the MiniCluster), as in the operator" }),
     mapped(`${p}.noWrapEntrypoint`, BOOLEAN, `${prop}.noWrapEntrypoint`),
     mapped(`${p}.ports`, ARRAY, `${prop}.ports`, {
       note: "containerPorts only: the operator also created a ClusterIP Service named after each non-runner container with ports; it is not generated (the converter warns)",

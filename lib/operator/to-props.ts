@@ -231,7 +231,8 @@ class Context {
       .map(([name, v]) => [name, this.volume(v, [...path, 'volumes', name])]));
     return compact({
       image: c.image,
-      name: str(c.name),
+      // The operator names the runner after the MiniCluster and ignores this.
+      name: isRunner ? undefined : str(c.name),
       command: str(c.command),
       workingDir: str(c.workingDir),
       environment: c.environment,

@@ -136,7 +136,7 @@ describe('propsFromCustomResource', () => {
       },
       containers: [
         {
-          image: 'app:1', name: 'ignored-for-the-runner', runFlux: true, command: 'run', workingDir: '/w', logs: '/out',
+          image: 'app:1', runFlux: true, command: 'run', workingDir: '/w', logs: '/out',
           environment: { B: '2' }, secrets: { TOKEN: { name: 'creds', key: 'token' } }, ports: [8080],
           resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '2' } }, pullAlways: false,
           imagePullPolicy: ImagePullPolicy.ALWAYS, imagePullSecret: 'regcred', launcher: true,
@@ -238,8 +238,10 @@ describe('problems', () => {
     ['stale example field: top-level volumes', { volumes: { data: { path: '/d' } }, containers: [{ image: 'a' }] },
       'spec.volumes = {"data":{"path":"/d"}}: unknown field: removed in v1alpha2 (the operator no longer creates PersistentVolumes or claims): create the claim yourself and mount it with containers[].volumes.<name>.claimName and path'],
     ['size 0 (the operator silently ignores it)', { size: 0, containers: [{ image: 'a' }] }, 'spec.size = 0: must be an integer from 1 to 100000'],
-    ['a prop rule, at the resource path (lifeCycle)', { containers: [{ image: 'a', name: 'Bad_Name', runFlux: true }, { image: 'b', name: 'side', commands: { brokerPre: 'x' } }] },
-      'spec.containers[0].name = "Bad_Name": must be a DNS-1123 label'],
+    ['a prop rule, at the resource path', { containers: [{ image: 'a', runFlux: true }, { image: 'b', name: 'Bad_Name' }] },
+      'spec.containers[1].name = "Bad_Name": must be a DNS-1123 label'],
+    ['a sidecar without a name', { containers: [{ image: 'a', lifeCycle: { postStartExec: 'x' } }, { image: 'b', name: 'side', runFlux: true }] },
+      'spec.containers[0].name = (unset): required for containers that do not run Flux'],
     ['fsGroup, at its resource path', { pod: { securityContext: { fsGroup: -1 } }, containers: [{ image: 'a' }] },
       'spec.pod.securityContext.fsGroup = -1: must be an integer >= 0'],
     ['restartPolicy Always', { pod: { restartPolicy: 'Always' }, containers: [{ image: 'a' }] },
@@ -253,6 +255,15 @@ describe('problems', () => {
       'spec.flux.topology = "binomial": must be \'kary:K\' with K >= 2 (other tbon.topo shapes are not supported)'],
   ])('%s', (_, spec, expected) => {
     expect(problems(resource(spec))).toContain(expected);
+  });
+
+  test("the runner's name is ignored, as in the operator (the runner is named after the MiniCluster)", () => {
+    expect(problems(resource({ containers: [{ image: 'a', name: 'Not A DNS Label' }] }))).toEqual([]);
+  });
+
+  test('a certificate is never quoted, even when it has the wrong type', () => {
+    expect(problems(resource({ flux: { curveCert: { 'secret-key': 'abc' } }, containers: [{ image: 'a' }] })))
+      .toEqual(['spec.flux.curveCert = "(certificate)": must be a string, got a mapping']);
   });
 
   test('the sidecar rule names the resource path of the field', () => {
@@ -330,6 +341,20 @@ describe('fields that differ from the operator', () => {
     const pod = synth((chart) => miniClusterFromCustomResource(chart, 'x', r)).find((d) => d.kind === 'Job').spec.template.spec;
     expect(pod.containers[0].volumeMounts).toEqual(expect.arrayContaining([{ name: 'scratch', mountPath: '/scratch' }, { name: 'shm', mountPath: '/dev/shm' }]));
     expect(pod.volumes).toEqual(expect.arrayContaining([{ name: 'scratch', emptyDir: {} }, { name: 'shm', emptyDir: { medium: 'Memory' } }]));
+  });
+
+  test('every Flux path follows flux.container.mountPath (the operator hard-coded /mnt/flux/config in its init script)', () => {
+    const docs = synth((chart) => miniClusterFromCustomResource(chart, 'x', resource({ size: 2, flux: { container: { mountPath: '/opt/flux' } }, containers: [{ image: 'a', command: 'b' }] })));
+    const configMap = docs.find((d) => d.kind === 'ConfigMap');
+    const toml = parseToml(configMap.data['broker.toml']) as any;
+    expect([toml.bootstrap.curve_cert, toml.resource.path, toml.archive.dbpath])
+      .toEqual(['/opt/flux/config/curve/curve.cert', '/opt/flux/config/etc/flux/system/R', '/opt/flux/config/var/lib/flux/job-archive.sqlite']);
+    expect(configMap.data['entrypoint.sh']).toContain("mount_path='/opt/flux'");
+    expect(JSON.stringify(configMap.data)).not.toContain('/mnt/flux');
+    const pod = docs.find((d) => d.kind === 'Job').spec.template.spec;
+    for (const c of [...pod.initContainers.filter((i: any) => i.name === 'flux-view'), pod.containers[0]]) {
+      expect(c.volumeMounts).toContainEqual({ name: 'flux-view', mountPath: '/opt/flux' });
+    }
   });
 
   test('a configMap volume is named after its key, so configMapName may differ from it (an operator bug)', () => {

@@ -101,7 +101,11 @@ const EXPECTED: Record<string, Expected> = {
     check: (o) => {
       expect(o.pod.containers.map((c: any) => c.name)).toEqual(['flux-sample', 'flux-queue']);
       expect(o.pod.containers[1].command).toEqual(['/bin/bash', '/flux_operator/start-flux-queue.sh']);
-      expect(o.configMap.data['start-flux-queue.sh']).toContain("sidecar_command='sleep 10 && flux proxy ${fluxsocket} flux jobs -a'");
+      const start = o.configMap.data['start-flux-queue.sh'];
+      expect(start).toContain("sidecar_command='sleep 10 && flux proxy ${fluxsocket} flux jobs -a'");
+      // The sidecar's socket is the broker's local-uri (the operator's start.sh pointed under view/, the broker under config/).
+      expect(start).toContain("fluxsocket='local:///mnt/flux/config/run/flux/local'");
+      expect(o.entrypoint).toContain("'-Slocal-uri=local:///mnt/flux/config/run/flux/local'");
     },
   },
   'nginx-sidecar-service/minicluster.yaml': {
