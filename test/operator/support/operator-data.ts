@@ -34,8 +34,9 @@ export function crdSchema(): any {
   return crd.spec.versions.find((v: any) => v.name === 'v1alpha2').schema.openAPIV3Schema;
 }
 
-/** Every YAML file under tests/ with its documents. */
+/** Every YAML file under tests/ with its documents (none when the data is absent). */
 export function operatorTestFiles(): { file: string; relative: string; documents: any[] }[] {
+  if (!OPERATOR_DATA) return [];
   const root = path.join(OPERATOR_DATA!, 'tests');
   const out: { file: string; relative: string; documents: any[] }[] = [];
   for (const dir of fs.readdirSync(root).sort()) {
