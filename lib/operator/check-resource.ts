@@ -21,6 +21,8 @@ export interface CheckedResource {
   readonly value: Record<string, any>;
   readonly problems: Problem[];
   readonly warnings: Problem[];
+  /** Lists that lost invalid items, so later indexes no longer match the resource's. */
+  readonly shiftedLists: string[];
 }
 
 const ROOT_FIELD: CrdField = { path: '', type: FieldType.OBJECT, decision: FieldDecision.MAPPED, prop: '(props)' };
@@ -57,6 +59,7 @@ export function pathTokens(path: string): string[] {
 export function checkResource(resource: unknown): CheckedResource {
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
+  const shiftedLists: string[] = [];
   const walk = (value: unknown, node: SchemaNode, segments: PathSegment[]): unknown => {
     const field = node.field;
     const problem = (v: unknown, rule: string) => problems.push(at(segments, SECRET_FIELDS.includes(field.path) ? '(certificate)' : v, rule));
@@ -75,9 +78,12 @@ export function checkResource(resource: unknown): CheckedResource {
     switch (field.type) {
       case FieldType.QUANTITY:
         return String(value);
-      case FieldType.ARRAY:
-        return (value as unknown[]).map((item, i) => present(item) ? walk(item, node.items!, [...segments, i]) : item)
-          .filter((item) => item !== undefined);
+      case FieldType.ARRAY: {
+        // A null item is a type error too: list items are not pruned.
+        const items = (value as unknown[]).map((item, i) => walk(item, node.items!, [...segments, i]));
+        if (items.includes(undefined)) shiftedLists.push(formatPath(segments));
+        return items.filter((item) => item !== undefined);
+      }
       case FieldType.MAP: {
         const out: Record<string, unknown> = {};
         for (const [k, v] of Object.entries(value as object)) {
@@ -114,10 +120,10 @@ export function checkResource(resource: unknown): CheckedResource {
   };
   if (typeof resource !== 'object' || resource === null || Array.isArray(resource)) {
     problems.push(at([], resource, `must be a mapping (a MiniCluster resource), got ${describe(resource)}`));
-    return { value: {}, problems, warnings };
+    return { value: {}, problems, warnings, shiftedLists };
   }
   const value = walkObject(resource as Record<string, unknown>, schema(), []);
-  return { value, problems, warnings };
+  return { value, problems, warnings, shiftedLists };
 }
 
 /** Fields whose value is never quoted in a message. */

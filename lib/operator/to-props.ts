@@ -89,7 +89,8 @@ export function convertCustomResource(resource: unknown, options: CustomResource
   const found = new Set(problems.map((p) => p.path));
   for (const v of validateMiniClusterProps(props, { name: meta.name, namespace: props.namespace ?? 'default' })) {
     const p = ctx.fromPropPath(v.path, v.value, v.rule);
-    if (!found.has(p.path)) problems.push(p);
+    // Already reported, or inside a list whose indexes moved (its invalid items are reported).
+    if (!found.has(p.path) && !checked.shiftedLists.some((list) => p.path.startsWith(`${list}[`))) problems.push(p);
   }
   if (problems.length === 0 && props.flux?.brokerConfig !== undefined) problems.push(...ctx.brokerConfigProblems(props));
   if (problems.length > 0) return { problems, warnings };

@@ -266,6 +266,13 @@ describe('problems', () => {
       .toEqual(['spec.flux.curveCert = "(certificate)": must be a string, got a mapping']);
   });
 
+  test('an invalid list item is reported at its own index, and rules on later items are not misplaced', () => {
+    expect(problems(resource({ containers: [null, 'ubuntu', { image: 'a', runFlux: true }, { image: 'b', name: 'Bad_Name' }] }))).toEqual([
+      'spec.containers[0] = null: must be a mapping, got null',
+      'spec.containers[1] = "ubuntu": must be a mapping, got a string',
+    ]);
+  });
+
   test('the sidecar rule names the resource path of the field', () => {
     expect(problems(resource({ containers: [{ image: 'a', runFlux: true }, { image: 'b', name: 'side', commands: { brokerPre: 'x' } }] })))
       .toEqual(['spec.containers[1].commands.brokerPre = "(set)": only the Flux runner container runs it']);
