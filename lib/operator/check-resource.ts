@@ -145,7 +145,11 @@ function typeProblem(value: unknown, type: FieldType): string | undefined {
     case FieldType.STRING:
       return typeof value === 'string' ? undefined : `must be a string, got ${describe(value)}`;
     case FieldType.BOOLEAN:
-      return typeof value === 'boolean' ? undefined : `must be true or false, got ${describe(value)}`;
+      if (typeof value === 'boolean') return undefined;
+      // kubectl reads YAML 1.1, where these words are booleans; here (YAML 1.2) they are strings.
+      return typeof value === 'string' && /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(value)
+        ? `must be true or false, got the string '${value}' (a YAML 1.1 boolean; write true or false)`
+        : `must be true or false, got ${describe(value)}`;
     case FieldType.INT32:
       return Number.isInteger(value) && (value as number) >= INT32_MIN && (value as number) <= INT32_MAX
         ? undefined : `must be an integer (int32), got ${describe(value)}`;
