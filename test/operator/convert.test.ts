@@ -65,47 +65,53 @@ describe('propsFromCustomResource', () => {
   });
 
   test('every mapped field reaches its prop', () => {
-    // GIVEN a resource that sets every mapped field
-    const r = resource({
+    // GIVEN a resource that sets every mapped field; the parts that map one to one are shared
+    const top = {
       size: 2, maxSize: 4, minSize: 1, tasks: 0, deadlineSeconds: 600, backoffLimit: 3, interactive: false,
       shareProcessNamespace: true, jobLabels: { 'kueue.x-k8s.io/queue-name': 'hpc' }, archive: { path: '/state/archive.tar.gz' },
       logging: { quiet: true, strict: true, debug: true, timed: true, zeromq: true },
       network: { headlessName: 'brokers', disableAffinity: true },
-      flux: {
-        submitCommand: 'flux mini submit', wrap: 'strace,-e,network', connectTimeout: '2s', optionFlags: '-ompi=openmpi@5',
-        topology: 'kary:4', completeWorkers: true, logLevel: 7, disableSocket: true, environment: { A: '1' },
-        scheduler: { simple: true, queuePolicy: 'easy' },
-        container: {
-          image: 'ghcr.io/converged-computing/flux-view-rocky:tag-9', name: 'view', mountPath: '/opt/flux', disable: false,
-          workingDir: '/tmp', pythonPath: '/py', pullAlways: true, resources: { limits: { cpu: 1 } },
-          securityContext: { runAsUser: 1000, capabilities: { drop: ['ALL'] } },
-        },
+    };
+    const fluxSame = {
+      submitCommand: 'flux mini submit', wrap: 'strace,-e,network', connectTimeout: '2s', optionFlags: '-ompi=openmpi@5',
+      topology: 'kary:4', completeWorkers: true, logLevel: 7, disableSocket: true, environment: { A: '1' },
+      scheduler: { simple: true, queuePolicy: 'easy' },
+    };
+    const viewSame = {
+      image: 'ghcr.io/converged-computing/flux-view-rocky:tag-9', name: 'view', mountPath: '/opt/flux', disable: false,
+      workingDir: '/tmp', pythonPath: '/py', pullAlways: true, securityContext: { runAsUser: 1000, capabilities: { drop: ['ALL'] } },
+    };
+    const podSame = {
+      labels: { team: 'a' }, annotations: { note: 'x' }, serviceAccountName: 'sa', automountServiceAccountToken: true,
+      nodeSelector: { pool: 'hpc' }, nodeAffinity: { zone: ['a', 'b'] }, schedulerName: 'fluence', runtimeClassName: 'rc',
+      dnsPolicy: 'ClusterFirst', hostIPC: true, hostPID: true, tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
+    };
+    const runnerSame = {
+      image: 'app:1', runFlux: true, command: 'run', workingDir: '/w', logs: '/out', environment: { B: '2' },
+      secrets: { TOKEN: { name: 'creds', key: 'token' } }, ports: [8080], pullAlways: false, imagePullSecret: 'regcred', launcher: true,
+      securityContext: { privileged: true, runAsUser: 0, runAsGroup: 0, runAsNonRoot: false, readOnlyRootFilesystem: false, allowPrivilegeEscalation: true },
+      volumes: {
+        data: { path: '/data', claimName: 'data', readOnly: true },
+        host: { path: '/h', hostPath: '/srv' },
+        cfg: { path: '/cfg', configMapName: 'cfg', items: { 'a.txt': 'a.txt' } },
+        sec: { path: '/sec', secretName: 'sec' },
+        scratch: { emptyDir: true, emptyDirMedium: 'memory', emptyDirSizeLimit: '1Gi' },
+        csi: { path: '/csi', csiDriver: 'gcs.csi.ofek.dev', csiDriverAttributes: { bucket: 'b' } },
       },
-      pod: {
-        labels: { team: 'a' }, annotations: { note: 'x' }, serviceAccountName: 'sa', automountServiceAccountToken: true,
-        nodeSelector: { pool: 'hpc' }, nodeAffinity: { zone: ['a', 'b'] }, schedulerName: 'fluence', runtimeClassName: 'rc',
-        dnsPolicy: 'ClusterFirst', hostIPC: true, hostPID: true, restartPolicy: 'OnFailure', securityContext: { fsGroup: 2000 },
-        tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
-      },
+    };
+    const commands = { init: 'i', pre: 'p', brokerPre: 'bp', workerPre: 'wp', post: 'po', prefix: 'fusion' };
+    const sidecar = { image: 'nginx', name: 'web', noWrapEntrypoint: true, batch: false, batchRaw: false };
+    const r = resource({
+      ...top,
+      flux: { ...fluxSame, container: { ...viewSame, resources: { limits: { cpu: 1 } } } },
+      pod: { ...podSame, restartPolicy: 'OnFailure', securityContext: { fsGroup: 2000 } },
       containers: [
         {
-          image: 'app:1', name: 'ignored-for-the-runner', runFlux: true, command: 'run', workingDir: '/w', logs: '/out',
-          environment: { B: '2' }, secrets: { TOKEN: { name: 'creds', key: 'token' } }, ports: [8080],
-          resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: 2 } }, pullAlways: false,
-          imagePullPolicy: 'Always', imagePullSecret: 'regcred', launcher: true,
-          lifeCycle: { postStartExec: 'touch /a', preStopExec: 'touch /b' },
-          commands: { init: 'i', pre: 'p', brokerPre: 'bp', workerPre: 'wp', post: 'po', prefix: 'fusion', servicePre: '' },
-          securityContext: { privileged: true, runAsUser: 0, runAsGroup: 0, runAsNonRoot: false, readOnlyRootFilesystem: false, allowPrivilegeEscalation: true },
-          volumes: {
-            data: { path: '/data', claimName: 'data', readOnly: true },
-            host: { path: '/h', hostPath: '/srv' },
-            cfg: { path: '/cfg', configMapName: 'cfg', items: { 'a.txt': 'a.txt' } },
-            sec: { path: '/sec', secretName: 'sec' },
-            scratch: { emptyDir: true, emptyDirMedium: 'memory', emptyDirSizeLimit: '1Gi' },
-            csi: { path: '/csi', csiDriver: 'gcs.csi.ofek.dev', csiDriverAttributes: { bucket: 'b' } },
-          },
+          ...runnerSame, name: 'ignored-for-the-runner', imagePullPolicy: 'Always',
+          resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: 2 } },
+          lifeCycle: { postStartExec: 'touch /a', preStopExec: 'touch /b' }, commands: { ...commands, servicePre: '' },
         },
-        { image: 'nginx', name: 'web', noWrapEntrypoint: true, batch: false, batchRaw: false },
+        sidecar,
       ],
     }, { name: 'lammps', namespace: 'hpc' });
     // WHEN
@@ -113,46 +119,16 @@ describe('propsFromCustomResource', () => {
     // THEN
     expect(namespace).toBe('hpc');
     expect(props).toEqual({
-      name: 'lammps', namespace: 'hpc', size: 2, maxSize: 4, minSize: 1, tasks: 0, deadlineSeconds: 600, backoffLimit: 3,
-      ttlSecondsAfterFinished: 60, kubernetesVersion: '1.29', interactive: false, shareProcessNamespace: true,
-      jobLabels: { 'kueue.x-k8s.io/queue-name': 'hpc' }, archive: { path: '/state/archive.tar.gz' },
-      logging: { quiet: true, strict: true, debug: true, timed: true, zeromq: true },
-      network: { headlessName: 'brokers', disableAffinity: true },
-      flux: {
-        submitCommand: 'flux mini submit', wrap: 'strace,-e,network', connectTimeout: '2s', optionFlags: '-ompi=openmpi@5',
-        topology: 'kary:4', completeWorkers: true, logLevel: 7, disableSocket: true, environment: { A: '1' },
-        scheduler: { simple: true, queuePolicy: 'easy' },
-        container: {
-          image: 'ghcr.io/converged-computing/flux-view-rocky:tag-9', name: 'view', mountPath: '/opt/flux', disable: false,
-          workingDir: '/tmp', pythonPath: '/py', pullAlways: true, resources: { limits: { cpu: '1' } },
-          securityContext: { runAsUser: 1000, capabilities: { drop: ['ALL'] } },
-        },
-      },
-      pod: {
-        labels: { team: 'a' }, annotations: { note: 'x' }, serviceAccountName: 'sa', automountServiceAccountToken: true,
-        nodeSelector: { pool: 'hpc' }, nodeAffinity: { zone: ['a', 'b'] }, schedulerName: 'fluence', runtimeClassName: 'rc',
-        dnsPolicy: 'ClusterFirst', hostIPC: true, hostPID: true, restartPolicy: PodRestartPolicy.ON_FAILURE, fsGroup: 2000,
-        tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
-      },
+      ...top, name: 'lammps', namespace: 'hpc', ttlSecondsAfterFinished: 60, kubernetesVersion: '1.29',
+      flux: { ...fluxSame, container: { ...viewSame, resources: { limits: { cpu: '1' } } } },
+      pod: { ...podSame, restartPolicy: PodRestartPolicy.ON_FAILURE, fsGroup: 2000 },
       containers: [
         {
-          image: 'app:1', runFlux: true, command: 'run', workingDir: '/w', logs: '/out',
-          environment: { B: '2' }, secrets: { TOKEN: { name: 'creds', key: 'token' } }, ports: [8080],
-          resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '2' } }, pullAlways: false,
-          imagePullPolicy: ImagePullPolicy.ALWAYS, imagePullSecret: 'regcred', launcher: true,
-          lifecycle: { postStartExec: 'touch /a', preStopExec: 'touch /b' },
-          commands: { init: 'i', pre: 'p', brokerPre: 'bp', workerPre: 'wp', post: 'po', prefix: 'fusion' },
-          securityContext: { privileged: true, runAsUser: 0, runAsGroup: 0, runAsNonRoot: false, readOnlyRootFilesystem: false, allowPrivilegeEscalation: true },
-          volumes: {
-            data: { path: '/data', claimName: 'data', readOnly: true },
-            host: { path: '/h', hostPath: '/srv' },
-            cfg: { path: '/cfg', configMapName: 'cfg', items: { 'a.txt': 'a.txt' } },
-            sec: { path: '/sec', secretName: 'sec' },
-            scratch: { emptyDir: true, emptyDirMedium: 'memory', emptyDirSizeLimit: '1Gi' },
-            csi: { path: '/csi', csiDriver: 'gcs.csi.ofek.dev', csiDriverAttributes: { bucket: 'b' } },
-          },
+          ...runnerSame, imagePullPolicy: ImagePullPolicy.ALWAYS,
+          resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '2' } },
+          lifecycle: { postStartExec: 'touch /a', preStopExec: 'touch /b' }, commands,
         },
-        { image: 'nginx', name: 'web', noWrapEntrypoint: true, batch: false, batchRaw: false, pullAlways: false },
+        { ...sidecar, pullAlways: false },
       ],
     });
     expectValidManifests(synth((chart) => miniClusterFromCustomResource(chart, 'c', r, { kubernetesVersion: '1.29' })), { kubernetesVersion: '1.29' });
