@@ -13,6 +13,7 @@ import { commonLabels, podLabels, sortKeys, CLUSTER_LABEL } from './private/labe
 import { ResolvedMiniCluster, resolveMiniCluster } from './private/resolve';
 import { scriptModel } from './private/script-model';
 import { formatViolations, validateMiniClusterProps } from './private/validate-mini-cluster-props';
+import { miniClusterFromCustomResource } from '../operator/from-custom-resource';
 import { renderScripts } from '../scripts/render';
 
 
@@ -88,6 +89,15 @@ export class MiniCluster extends Construct {
     this.headlessService();
     this.entrypointConfigMap();
     this.job();
+  }
+
+  /**
+   * The MiniCluster of a Flux Operator MiniCluster resource (`flux-framework.org/v1alpha2`, as parsed
+   * YAML), with the CRD's and the operator's defaults; throws one error listing every problem.
+   * See docs/operator-parity.md.
+   */
+  public static fromCustomResource(scope: Construct, id: string, resource: any): MiniCluster {
+    return miniClusterFromCustomResource(scope, id, resource);
   }
 
   /** The short hostname of broker `index` (`<name>-<index>`). */

@@ -6,7 +6,6 @@
  */
 import { App } from 'cdk8s';
 import { curveCertProblems } from '../cert';
-import { defaultCertificateSecretName } from '../core/certificate-contract';
 import { CertificateSource } from '../constructs/certificate';
 import { FluxBrokerConfig } from '../constructs/flux-broker-config';
 import { MiniClusterProps } from '../constructs/mini-cluster-props';
@@ -39,11 +38,6 @@ export interface ConvertedMiniCluster {
   readonly namespace?: string;
   /** The equivalent MiniCluster props (name and namespace included). */
   readonly props: MiniClusterProps;
-  /**
-   * `spec.flux.curveCert`, checked. Until CertificateSource.insecureInline exists, props.certificate
-   * names the Secret `<name>-curve` and miniClusterFromCustomResource adds that Secret with this text.
-   */
-  readonly inlineCertificate?: string;
   /** Fields that have no effect here or behave differently than in the operator, as `path = value: note`. */
   readonly warnings: string[];
 }
@@ -99,7 +93,6 @@ export function convertCustomResource(resource: unknown, options: CustomResource
       name: meta.name,
       namespace: props.namespace,
       props,
-      inlineCertificate: ctx.curveCert,
       warnings: warnings.map(problemLine),
     },
     problems: [],
@@ -217,7 +210,7 @@ class Context {
       pod: this.pod(s.pod ?? {}),
       shareProcessNamespace: s.shareProcessNamespace,
       kubernetesVersion: options.kubernetesVersion,
-      certificate: curveCert !== undefined ? CertificateSource.fromExistingSecret(defaultCertificateSecretName(this.name)) : undefined,
+      certificate: curveCert !== undefined ? CertificateSource.insecureInline(curveCert) : undefined,
     })!;
   }
 
@@ -388,6 +381,7 @@ class Context {
     if (propPath === 'name' || propPath === 'namespace') path = `metadata.${propPath}`;
     else if (propPath === 'kubernetesVersion' || propPath === 'ttlSecondsAfterFinished') return { path: `(option ${propPath})`, segments: [], value, rule };
     else if (propPath === 'pod.fsGroup') path = 'spec.pod.securityContext.fsGroup';
+    else if (propPath === 'certificate.inlineCertificate') path = 'spec.flux.curveCert';
     else if (carrier !== undefined && propPath === `containers[${carrier}].imagePullSecret`) path = 'spec.flux.container.imagePullSecret';
     else path = `spec.${propPath.replace(/^(containers\[\d+\])\.lifecycle\b/, '$1.lifeCycle')}`;
     return { path, segments: locate(this.raw, path), value, rule };
