@@ -10,3 +10,5 @@ export * from './constructs/props/security';
 export * from './constructs/props/gitops';
 export { DEFAULT_KUBERNETES_VERSION, MIN_KUBERNETES_MINOR } from './core/kubernetes-version';
 export { DEFAULT_FLUX_VIEW_IMAGE, DEFAULT_NODE_IMAGE } from './core/images';
+export { Kustomization } from './core/kustomization';
+export type { KustomizationOptions } from './core/kustomization';
