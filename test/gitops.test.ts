@@ -63,6 +63,14 @@ describe('GitOps: run-suffixed Job names', () => {
     expect(hashed({ ...hello, certificate: CertificateSource.generatedInCluster({ ttlSecondsAfterFinished: 60 }) })).toBe(name);
   });
 
+  test('hashJobName: an elastic interactive cluster with an explicit minSize keeps its name when only size changes (patched in place)', () => {
+    const elastic = (size: number) => hashed({ size, maxSize: 8, minSize: 1, interactive: true, containers: [{ image: 'ubuntu:noble' }] });
+    expect(elastic(4)).toBe(elastic(2));
+    // without minSize the quorum follows size, which is in the entrypoint: a new run
+    const quorumFollowsSize = (size: number) => hashed({ size, maxSize: 8, interactive: true, containers: [{ image: 'ubuntu:noble' }] });
+    expect(quorumFollowsSize(4)).not.toBe(quorumFollowsSize(2));
+  });
+
   test('a run renames the Job, its pods and its entrypoint ConfigMap; the Service, the certificate Secret and Job keep their names', () => {
     // WHEN
     const { cluster, docs, job, configMap, find } = synth({ ...hello, gitOps: { hashJobName: true } });
