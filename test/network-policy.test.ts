@@ -63,6 +63,7 @@ describe('NetworkPolicy', () => {
     }
     expect(policyA.metadata.namespace).toBe('hpc');
     expectValidManifests(docs);
+    for (const version of ['1.27', '1.36']) expectValidManifests([policyA, policyB], { kubernetesVersion: version });
   });
 
   test('default: ingress only from the cluster\'s pods on any port; egress to them and DNS', () => {
