@@ -76,7 +76,13 @@ describe('FluxBrokerConfig', () => {
 
   test('an override that misses a pod, repeats one or is not TOML fails with every reason', () => {
     const bad = '[bootstrap]\ncurve_cert = "/c"\ndefault_port = "8050"\nhosts = [{ host = "flux-sample-[0-2]" }, { host = "flux-sample-1", port = 1 }]\n';
-    expect(() => config({ override: bad })).toThrow(/default_port = "8050": must be a TOML integer[\s\S]*hosts\[1\]\.port: unknown key[\s\S]*missing flux-sample-3[\s\S]*flux-sample-1 listed more than once/);
+    expect(() => config({ override: bad })).toThrow(/default_port = "8050": must be a TOML integer[\s\S]*hosts\[1\]\.port: unknown key[\s\S]*flux-sample-1 at rank 3 is not flux-sample-3/);
+    const hosts = (h: string) => `[bootstrap]\ncurve_cert = "/c"\nhosts = [${h}]\n`;
+    expect(() => config({ override: hosts('{ host = "flux-sample-[0-2]" }') })).toThrow(/missing flux-sample-3 \(a broker whose hostname/);
+    expect(() => config({ override: hosts('{ host = "flux-sample-[0-5]" }') })).toThrow(/flux-sample-4 to flux-sample-5 are not pods of this cluster/);
+    expect(() => config({ override: hosts('{ host = "flux-sample-[1-3]" }, { host = "flux-sample-0" }') })).toThrow(/missing flux-sample-0/);
+    expect(() => config({ override: hosts('{ host = "flux-sample-0" }, { host = "other-1" }, { host = "flux-sample-[2-3]" }') })).toThrow(/other-1 at rank 1 is not flux-sample-1/);
+    expect(() => config({ override: hosts('{ host = "flux-sample-0" }, { host = "flux-sample-[1-3]" }') })).not.toThrow();
     expect(() => config({ override: '[bootstrap\n' })).toThrow(/not valid TOML/);
     expect(() => config({ override: '[access]\n' })).toThrow(/\[bootstrap\]: required/);
   });

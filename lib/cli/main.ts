@@ -5,9 +5,11 @@
  */
 import { Command } from 'commander';
 import { certCommand } from './cert';
+import { synthCommand } from './synth';
+import { validateCommand } from './validate';
 
 /** Every command, in the order `--help` lists them. */
-const COMMANDS: Array<() => Command> = [certCommand];
+const COMMANDS: Array<() => Command> = [certCommand, synthCommand, validateCommand];
 
 export function cliProgram(): Command {
   const program = new Command('cdk8s-minicluster')

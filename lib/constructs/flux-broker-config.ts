@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { checkFluxConfig } from '../core/flux-config-rules';
-import { hostname, rangeHostlist } from '../core/hostlist';
+import { rangeHostlist } from '../core/hostlist';
 import { fluxPaths } from '../core/paths';
 
 /** Props of {@link FluxBrokerConfig}. */
@@ -107,9 +107,7 @@ export class FluxBrokerConfig extends Construct {
   private check(): string[] {
     const hostCount = this.props.hostCount ?? 1;
     const config = Object.fromEntries(this.tables);
-    const errors = checkFluxConfig(config, {
-      hostnames: Array.from({ length: hostCount }, (_, i) => hostname(this.props.clusterName, i)),
-    });
+    const errors = checkFluxConfig(config, { prefix: this.props.clusterName, count: hostCount });
     const bootstrap = this.tables.get('bootstrap');
     if (!bootstrap) errors.push('[bootstrap]: required (brokers find their rank and peers there)');
     else if (hostCount > 1 && typeof bootstrap.curve_cert !== 'string') {

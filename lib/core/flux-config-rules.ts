@@ -4,7 +4,7 @@
  * (unknown or misspelled keys are silently ignored), and `[broker] quorum` has no effect.
  * Checking here turns a broker that dies or misbehaves in the cluster into a synth-time error.
  */
-import { expandHostlist } from './hostlist';
+import { HostRun, parseHostlist } from './hostlist';
 
 const BOOTSTRAP_KEYS = ['curve_cert', 'default_port', 'default_bind', 'default_connect', 'hosts', 'enable_ipv6'];
 const HOST_ENTRY_KEYS = ['host', 'bind', 'connect', 'parent'];
@@ -28,9 +28,10 @@ function unknownKeys(table: Table, allowed: string[]): string[] {
   return Object.keys(table).filter((k) => !allowed.includes(k)).sort();
 }
 
-/** What the hosts of the config must cover: every pod hostname, each exactly once. */
+/** The hosts the config must list: `<prefix>-0` to `<prefix>-(count-1)`, each once, in rank order. */
 export interface ExpectedHosts {
-  readonly hostnames: string[];
+  readonly prefix: string;
+  readonly count: number;
 }
 
 /** Returns every reason Flux would reject or misread `config` (an empty list when it is fine). */
@@ -77,7 +78,7 @@ function checkBootstrap(b: Table, expected?: ExpectedHosts): string[] {
   }
   if (!('hosts' in b)) return errors;
   if (!Array.isArray(b.hosts)) return [...errors, '[bootstrap] hosts: must be an array of tables'];
-  const hosts: string[] = [];
+  const runs: HostRun[] = [];
   b.hosts.forEach((entry, i) => {
     if (!isTable(entry)) {
       errors.push(`[bootstrap] hosts[${i}]: must be a table like { host = "name-[0-3]" } (Flux: "Expected object")`);
@@ -91,26 +92,46 @@ function checkBootstrap(b: Table, expected?: ExpectedHosts): string[] {
       return;
     }
     try {
-      hosts.push(...expandHostlist(entry.host));
+      runs.push(...parseHostlist(entry.host));
     } catch (e) {
       errors.push(`[bootstrap] hosts[${i}].host = "${entry.host}": ${(e as Error).message}`);
     }
   });
-  for (const h of new Set(hosts)) {
-    if (!/^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(h)) {
-      errors.push(`[bootstrap] hosts: "${h}" is not an RFC 1035 label (fatal in flux-core)`);
+  for (const run of runs) {
+    const sample = run.lo < 0 ? run.head : `${run.head}${run.hi}${run.tail}`;
+    if (!/^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(sample)) {
+      errors.push(`[bootstrap] hosts: "${sample}" is not an RFC 1035 label (fatal in flux-core)`);
       break;
     }
   }
-  if (expected) {
-    const counts = new Map<string, number>();
-    for (const h of hosts) counts.set(h, (counts.get(h) ?? 0) + 1);
-    const missing = expected.hostnames.filter((h) => !counts.has(h));
-    const dup = [...counts].filter(([, n]) => n > 1).map(([h]) => h);
-    if (missing.length > 0) {
-      errors.push(`[bootstrap] hosts: missing ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''} (a broker whose hostname is not in hosts dies at start)`);
-    }
-    if (dup.length > 0) errors.push(`[bootstrap] hosts: ${dup.slice(0, 3).join(', ')} listed more than once`);
-  }
+  if (expected) errors.push(...checkRanks(runs, expected));
   return errors;
+}
+
+/**
+ * Rank i must be pod `<prefix>-i`: the hosts handshake and the TBON topology assume it, and a pod
+ * missing from hosts dies at start. Checked on the runs, so the cost does not grow with size.
+ */
+function checkRanks(runs: HostRun[], expected: ExpectedHosts): string[] {
+  let next = 0;
+  for (const run of runs) {
+    const name = run.lo < 0 ? run.head : `${run.head}${String(run.lo).padStart(run.width, '0')}${run.tail}`;
+    const ours = run.head === `${expected.prefix}-` && run.tail === '' && run.width === 0 && run.lo >= 0;
+    if (!ours) {
+      if (run.lo < 0 && run.head === `${expected.prefix}-${next}`) {
+        next++;
+        continue;
+      }
+      return [`[bootstrap] hosts: ${name} at rank ${next} is not ${expected.prefix}-${next} (rank i must be pod ${expected.prefix}-i, the pods are ${expected.prefix}-0 to ${expected.prefix}-${expected.count - 1})`];
+    }
+    if (run.lo !== next) {
+      return [run.lo < next
+        ? `[bootstrap] hosts: ${name} listed more than once`
+        : `[bootstrap] hosts: missing ${expected.prefix}-${next} (a broker whose hostname is not in hosts dies at start; rank i must be pod ${expected.prefix}-i)`];
+    }
+    next = run.hi + 1;
+  }
+  if (next < expected.count) return [`[bootstrap] hosts: missing ${expected.prefix}-${next}${expected.count - next > 1 ? ` to ${expected.prefix}-${expected.count - 1}` : ''} (a broker whose hostname is not in hosts dies at start)`];
+  if (next > expected.count) return [`[bootstrap] hosts: ${expected.prefix}-${expected.count} to ${expected.prefix}-${next - 1} are not pods of this cluster (rank 0 would wait for them forever)`];
+  return [];
 }
