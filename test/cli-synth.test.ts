@@ -135,12 +135,12 @@ describe('cdk8s-minicluster synth', () => {
     const run = cli(['synth', '-f', '-', '--stdout', '-n', 'team-a', '--kubernetes-version', '1.27', '--ttl-seconds-after-finished', '300'], { input: HELLO });
     expect([run.code, run.stderr]).toEqual([0, '']);
     const docs = yamlDocuments(run.stdout);
-    const job = docs.find((d) => d.kind === 'Job');
+    const job = docs.find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job');
     expect(job.metadata.namespace).toBe('team-a');
     expect(job.spec.ttlSecondsAfterFinished).toBe(300);
     expect(job.spec.successPolicy).toBeUndefined(); // not in 1.27
     expectValidManifests(docs, { kubernetesVersion: '1.27' });
-    const current = yamlDocuments(cli(['synth', '-f', '-', '--stdout'], { input: HELLO }).stdout).find((d) => d.kind === 'Job');
+    const current = yamlDocuments(cli(['synth', '-f', '-', '--stdout'], { input: HELLO }).stdout).find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job');
     expect(current.spec.successPolicy).toEqual({ rules: [{ succeededIndexes: '0' }] });
   });
 

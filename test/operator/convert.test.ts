@@ -4,7 +4,7 @@
  */
 import { Chart, Testing } from 'cdk8s';
 import { parse as parseToml } from 'smol-toml';
-import { ImagePullPolicy, MiniCluster, MiniClusterProps, PodRestartPolicy } from '../../lib';
+import { ImagePullPolicy, MiniCluster, MiniClusterProps, PodRestartPolicy, PodSecurityLevel } from '../../lib';
 import { createCurveCert } from '../../lib/cert';
 import {
   convertCustomResource, miniClusterFromCustomResource, problemLine, propsFromCustomResource,
@@ -115,11 +115,15 @@ describe('propsFromCustomResource', () => {
       ],
     }, { name: 'lammps', namespace: 'hpc' });
     // WHEN
-    const { props, namespace } = propsFromCustomResource(r, { kubernetesVersion: '1.29', ttlSecondsAfterFinished: 60 });
+    const { props, namespace, warnings: notes } = propsFromCustomResource(r, { kubernetesVersion: '1.29', ttlSecondsAfterFinished: 60 });
     // THEN
     expect(namespace).toBe('hpc');
+    // host namespaces, a privileged container and a hostPath volume: the operator enforces no Pod Security level
+    expect(notes.filter((w) => w.includes('converted with podSecurity: PodSecurityLevel.PRIVILEGED')).map((w) => w.split(' = ')[0])).toEqual([
+      'spec.pod.hostPID', 'spec.pod.hostIPC', 'spec.containers[0].securityContext.privileged', 'spec.containers[0].volumes.host.hostPath',
+    ]);
     expect(props).toEqual({
-      ...top, name: 'lammps', namespace: 'hpc', ttlSecondsAfterFinished: 60, kubernetesVersion: '1.29',
+      ...top, name: 'lammps', namespace: 'hpc', ttlSecondsAfterFinished: 60, kubernetesVersion: '1.29', podSecurity: PodSecurityLevel.PRIVILEGED,
       flux: { ...fluxSame, container: { ...viewSame, resources: { limits: { cpu: '1' } } } },
       pod: { ...podSame, restartPolicy: PodRestartPolicy.ON_FAILURE, fsGroup: 2000 },
       containers: [
@@ -146,7 +150,7 @@ describe('propsFromCustomResource', () => {
       containers: [{ image: 'a', pullAlways: false }],
     });
     const job = synth((chart) => miniClusterFromCustomResource(chart, 'x', resource({ size: 3, backoffLimit: 0, containers: [{ image: 'a' }] })))
-      .find((d) => d.kind === 'Job');
+      .find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job');
     expect(job.spec.backoffLimit).toBe(100);
   });
 
@@ -305,7 +309,7 @@ describe('fields that differ from the operator', () => {
     const r = resource({ flux: { container: { imagePullSecret: 'view-pull' } }, containers: [{ image: 'a', imagePullSecret: 'app-pull', runFlux: true }, { image: 'b', name: 'side' }] });
     // WHEN
     const converted = propsFromCustomResource(r);
-    const job = synth((chart) => miniClusterFromCustomResource(chart, 'x', r)).find((d) => d.kind === 'Job');
+    const job = synth((chart) => miniClusterFromCustomResource(chart, 'x', r)).find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job');
     // THEN
     expect(converted.props.containers.map((c) => c.imagePullSecret)).toEqual(['app-pull', 'view-pull']);
     expect(job.spec.template.spec.imagePullSecrets).toEqual([{ name: 'app-pull' }, { name: 'view-pull' }]);
@@ -323,20 +327,20 @@ describe('fields that differ from the operator', () => {
   test('an emptyDir volume is mounted at its path (the operator always used /dev/shm), with a warning; without a path at /dev/shm', () => {
     const r = resource({ containers: [{ image: 'a', volumes: { scratch: { emptyDir: true, path: '/scratch' }, shm: { emptyDir: true, emptyDirMedium: 'memory' } } }] });
     expect(warnings(r)).toEqual(['spec.containers[0].volumes.scratch.path = "/scratch": mounted here; the operator ignored path and mounted emptyDir volumes at /dev/shm']);
-    const pod = synth((chart) => miniClusterFromCustomResource(chart, 'x', r)).find((d) => d.kind === 'Job').spec.template.spec;
+    const pod = synth((chart) => miniClusterFromCustomResource(chart, 'x', r)).find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job').spec.template.spec;
     expect(pod.containers[0].volumeMounts).toEqual(expect.arrayContaining([{ name: 'scratch', mountPath: '/scratch' }, { name: 'shm', mountPath: '/dev/shm' }]));
     expect(pod.volumes).toEqual(expect.arrayContaining([{ name: 'scratch', emptyDir: {} }, { name: 'shm', emptyDir: { medium: 'Memory' } }]));
   });
 
   test('every Flux path follows flux.container.mountPath (the operator hard-coded /mnt/flux/config in its init script)', () => {
     const docs = synth((chart) => miniClusterFromCustomResource(chart, 'x', resource({ size: 2, flux: { container: { mountPath: '/opt/flux' } }, containers: [{ image: 'a', command: 'b' }] })));
-    const configMap = docs.find((d) => d.kind === 'ConfigMap');
+    const configMap = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.labels['app.kubernetes.io/component'] === 'entrypoint');
     const toml = parseToml(configMap.data['broker.toml']) as any;
     expect([toml.bootstrap.curve_cert, toml.resource.path, toml.archive.dbpath])
       .toEqual(['/opt/flux/config/curve/curve.cert', '/opt/flux/config/etc/flux/system/R', '/opt/flux/config/var/lib/flux/job-archive.sqlite']);
     expect(configMap.data['entrypoint.sh']).toContain("mount_path='/opt/flux'");
     expect(JSON.stringify(configMap.data)).not.toContain('/mnt/flux');
-    const pod = docs.find((d) => d.kind === 'Job').spec.template.spec;
+    const pod = docs.find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job').spec.template.spec;
     for (const c of [...pod.initContainers.filter((i: any) => i.name === 'flux-view'), pod.containers[0]]) {
       expect(c.volumeMounts).toContainEqual({ name: 'flux-view', mountPath: '/opt/flux' });
     }
@@ -344,7 +348,7 @@ describe('fields that differ from the operator', () => {
 
   test('a configMap volume is named after its key, so configMapName may differ from it (an operator bug)', () => {
     const r = resource({ containers: [{ image: 'a', volumes: { settings: { path: '/etc/app', configMapName: 'app-config' } } }] });
-    const pod = synth((chart) => miniClusterFromCustomResource(chart, 'x', r)).find((d) => d.kind === 'Job').spec.template.spec;
+    const pod = synth((chart) => miniClusterFromCustomResource(chart, 'x', r)).find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job').spec.template.spec;
     expect(pod.volumes).toContainEqual({ name: 'settings', configMap: { name: 'app-config' } });
     expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'settings', mountPath: '/etc/app' });
   });
@@ -365,7 +369,7 @@ describe('fields that differ from the operator', () => {
     const secret = docs.find((d) => d.kind === 'Secret');
     expect(secret.metadata).toMatchObject({ name: 'flux-sample-curve', namespace: 'default' });
     expect(Buffer.from(secret.data['curve.cert'], 'base64').toString('utf8')).toBe(cert);
-    const pod = docs.find((d) => d.kind === 'Job').spec.template.spec;
+    const pod = docs.find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job').spec.template.spec;
     expect(pod.volumes).toContainEqual(expect.objectContaining({ secret: expect.objectContaining({ secretName: 'flux-sample-curve' }) }));
     expect(docs.filter((d) => d.kind === 'ConfigMap').map((d) => JSON.stringify(d))).not.toContainEqual(expect.stringContaining('secret-key'));
     expectValidManifests(docs);
@@ -394,7 +398,7 @@ describe('fields that differ from the operator', () => {
     // a config that fits is used verbatim (re-rendered canonically)
     const good = toml.replace(/\/mnt\/flux\/view/g, '/mnt/flux/config').replace('flux-service.other', 'flux-sample.default');
     const docs = synth((chart) => miniClusterFromCustomResource(chart, 'x', resource({ size: 2, flux: { brokerConfig: good }, containers: [{ image: 'a' }] })));
-    expect(parseToml(docs.find((d) => d.kind === 'ConfigMap').data['broker.toml'])).toEqual(parseToml(good));
+    expect(parseToml(docs.find((d) => d.kind === 'ConfigMap' && d.metadata.labels['app.kubernetes.io/component'] === 'entrypoint').data['broker.toml'])).toEqual(parseToml(good));
     // and one Flux would reject is reported with Flux's rule
     expect(problems(resource({ size: 2, flux: { brokerConfig: good.replace('default_port', 'port') }, containers: [{ image: 'a' }] })))
       .toContainEqual(expect.stringMatching(/^spec\.flux\.brokerConfig = "\(toml\)": \[bootstrap\] port: unknown key/));

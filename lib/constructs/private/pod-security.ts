@@ -29,28 +29,49 @@ export function podSecurityLevel(props: MiniClusterProps): PodSecurityLevel {
   return props.podSecurity ?? PodSecurityLevel.BASELINE;
 }
 
+/** A prop that a Pod Security level does not allow. */
+export interface PodSecurityFinding {
+  readonly path: string;
+  readonly value: unknown;
+  /** The Pod Security Standards control, e.g. `Host Namespaces`. */
+  readonly control: string;
+  /** What is not allowed, e.g. `a hostPath volume is not allowed`. */
+  readonly what: string;
+}
+
 /** Every prop the chosen level does not allow, each naming the Pod Security Standards control. */
 export function podSecurityViolations(props: MiniClusterProps): Violation[] {
-  const out: Violation[] = [];
   const level = podSecurityLevel(props);
   if (!Object.values(PodSecurityLevel).includes(level)) {
     return [{ path: 'podSecurity', value: level, rule: `must be one of ${Object.values(PodSecurityLevel).join(', ')}` }];
   }
+  const out: Violation[] = [];
   const p = props.pod ?? {};
   for (const f of ['runAsUser', 'runAsGroup'] as const) {
     if (p[f] !== undefined && !(Number.isInteger(p[f]) && p[f]! >= 0)) out.push({ path: `pod.${f}`, value: p[f], rule: 'must be an integer >= 0' });
   }
-  if (level === PodSecurityLevel.PRIVILEGED) return out;
-
   const restricted = level === PodSecurityLevel.RESTRICTED;
-  const add = (path: string, value: unknown, control: string, what: string) => out.push({
-    path, value,
-    rule: `${what} at podSecurity ${level} (Pod Security Standards: ${control}); ${restricted ? 'use PodSecurityLevel.BASELINE or PRIVILEGED' : 'use PodSecurityLevel.PRIVILEGED'} if the pods need it`,
-  });
+  for (const f of podSecurityFindings(props, level)) {
+    out.push({
+      path: f.path,
+      value: f.value,
+      rule: `${f.what} at podSecurity ${level} (Pod Security Standards: ${f.control}); ${restricted ? 'use PodSecurityLevel.BASELINE or PRIVILEGED' : 'use PodSecurityLevel.PRIVILEGED'} if the pods need it`,
+    });
+  }
+  return out;
+}
+
+/** The props that `level` does not allow (none at PRIVILEGED). */
+export function podSecurityFindings(props: MiniClusterProps, level: PodSecurityLevel): PodSecurityFinding[] {
+  if (level === PodSecurityLevel.PRIVILEGED) return [];
+  const out: PodSecurityFinding[] = [];
+  const restricted = level === PodSecurityLevel.RESTRICTED;
+  const add = (path: string, value: unknown, control: string, what: string) => out.push({ path, value, control, what });
+  const p = props.pod ?? {};
   if (p.hostPID) add('pod.hostPID', p.hostPID, 'Host Namespaces', 'sharing the host PID namespace is not allowed');
   if (p.hostIPC) add('pod.hostIPC', p.hostIPC, 'Host Namespaces', 'sharing the host IPC namespace is not allowed');
   for (const [key, value] of Object.entries(p.annotations ?? {})) {
-    if (key.startsWith(APPARMOR_ANNOTATION) && value !== 'runtime/default' && !value.startsWith('localhost/')) {
+    if (key.startsWith(APPARMOR_ANNOTATION) && value !== 'runtime/default' && !String(value).startsWith('localhost/')) {
       add(`pod.annotations.${key}`, value, 'AppArmor', "an AppArmor profile other than 'runtime/default' or 'localhost/*' is not allowed");
     }
   }
@@ -58,7 +79,7 @@ export function podSecurityViolations(props: MiniClusterProps): Violation[] {
 
   const contexts: [string, ContainerSecurityContext | undefined][] = [
     ['flux.container.securityContext', props.flux?.container?.securityContext],
-    ...(props.containers ?? []).map((c, i): [string, ContainerSecurityContext | undefined] => [`containers[${i}].securityContext`, c?.securityContext]),
+    ...(Array.isArray(props.containers) ? props.containers : []).map((c, i): [string, ContainerSecurityContext | undefined] => [`containers[${i}].securityContext`, c?.securityContext]),
   ];
   for (const [path, sc] of contexts) {
     if (!sc) continue;
@@ -71,9 +92,9 @@ export function podSecurityViolations(props: MiniClusterProps): Violation[] {
     if (sc.runAsNonRoot === false) add(`${path}.runAsNonRoot`, false, 'Running as Non-root', 'running as root is not allowed');
     if (sc.runAsUser === 0) add(`${path}.runAsUser`, 0, 'Running as Non-root user', 'user 0 (root) is not allowed');
   }
-  (props.containers ?? []).forEach((c, i) => {
+  (Array.isArray(props.containers) ? props.containers : []).forEach((c, i) => {
     for (const [name, v] of Object.entries(c?.volumes ?? {})) {
-      if (v.hostPath !== undefined) add(`containers[${i}].volumes.${name}.hostPath`, v.hostPath, 'HostPath Volumes', 'a hostPath volume is not allowed');
+      if (v?.hostPath !== undefined) add(`containers[${i}].volumes.${name}.hostPath`, v.hostPath, 'HostPath Volumes', 'a hostPath volume is not allowed');
     }
   });
   return out;
