@@ -3,8 +3,10 @@ import { Batch } from './batch';
 import { Elastic } from './elastic';
 import { HelloWorld } from './hello-world';
 import { Interactive } from './interactive';
+import { Kueue } from './kueue';
 import { Launcher } from './launcher';
 import { Mpi } from './mpi';
+import { Production } from './production';
 import { Volumes } from './volumes';
 
 /** Every example chart in one app (each becomes dist/<chart>.k8s.yaml). */
@@ -17,5 +19,7 @@ export function exampleApp(outdir?: string): App {
   new Launcher(app);
   new Volumes(app);
   new Elastic(app);
+  new Kueue(app);
+  new Production(app);
   return app;
 }

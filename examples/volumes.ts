@@ -1,6 +1,6 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { MiniCluster } from '../lib';
+import { MiniCluster, PodSecurityLevel } from '../lib';
 
 /** Every kind of user volume: PVC, hostPath, ConfigMap with items, Secret, memory emptyDir, CSI. */
 export class Volumes extends Chart {
@@ -8,6 +8,8 @@ export class Volumes extends Chart {
     super(scope, id, { namespace: 'default' });
     new MiniCluster(this, 'flux-volumes', {
       size: 2,
+      // The hostPath volume needs the privileged level: the default, baseline, rejects it.
+      podSecurity: PodSecurityLevel.PRIVILEGED,
       containers: [{
         image: 'ubuntu:noble',
         command: 'ls /data /config /dev/shm',

@@ -1,6 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
 import { parse } from 'smol-toml';
-import { CertificateSource, MiniCluster, MiniClusterProps, PodRestartPolicy } from '../lib';
+import { CertificateSource, MiniCluster, MiniClusterProps, PodRestartPolicy, PodSecurityLevel } from '../lib';
 import { createCurveCert } from '../lib/cert';
 import { expectValidManifests } from './support/k8s-validate';
 
@@ -124,6 +124,8 @@ describe('MiniCluster', () => {
   test('pod options reach the pod spec', () => {
     const { docs, job } = synth({
       ...hello,
+      // hostIPC and hostPID are below the default baseline level
+      podSecurity: PodSecurityLevel.PRIVILEGED,
       jobLabels: { 'kueue.x-k8s.io/queue-name': 'hpc' },
       pod: {
         labels: { team: 'a' }, annotations: { note: 'x' }, serviceAccountName: 'runner', nodeSelector: { pool: 'hpc' },
@@ -189,6 +191,8 @@ describe('MiniCluster', () => {
   test('user volumes of every kind are added once and mounted', () => {
     const { docs, job } = synth({
       size: 2,
+      // a hostPath volume is below the default baseline level
+      podSecurity: PodSecurityLevel.PRIVILEGED,
       containers: [{
         image: 'a', command: 'x',
         volumes: {

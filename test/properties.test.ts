@@ -1,6 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
 import * as fc from 'fast-check';
-import { MiniCluster, MiniClusterProps } from '../lib';
+import { MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
 import { expectValidManifests } from './support/k8s-validate';
 
 const VERSIONS = ['1.27', '1.28', '1.29', '1.30', '1.31', '1.32', '1.33', '1.34', '1.35', '1.36'];
@@ -33,6 +33,7 @@ const validProps: fc.Arbitrary<{ name: string; props: MiniClusterProps }> = fc.r
   interactive: fc.boolean(),
   sidecar: fc.boolean(),
   fanout: fc.integer({ min: 2, max: 300 }),
+  level: fc.constantFrom(...Object.values(PodSecurityLevel)),
 }).map((r) => {
   const hasCommand = r.command !== undefined && r.command.trim() !== '';
   const runner = {
@@ -58,6 +59,8 @@ const validProps: fc.Arbitrary<{ name: string; props: MiniClusterProps }> = fc.r
       logging: { quiet: r.quiet, strict: r.strict },
       flux: { topology: `kary:${r.fanout}` },
       containers,
+      // A hostPath volume needs the privileged level.
+      podSecurity: Object.values(r.volumes).some((v) => 'hostPath' in v) ? PodSecurityLevel.PRIVILEGED : r.level,
     },
   };
 });

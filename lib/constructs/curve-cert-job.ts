@@ -5,6 +5,7 @@ import type { ConfigMap, Container, PodSpec, ServiceAccount } from 'kubernetes-t
 import type { PolicyRule, Role, RoleBinding } from 'kubernetes-types-1.30/rbac/v1';
 import { curveCertLabels } from '../cert/secret-manifest';
 import { defaultCertificateSecretName } from '../core/certificate-contract';
+import { imageReferenceError } from '../core/image-reference';
 import { DEFAULT_NODE_IMAGE } from '../core/images';
 import { runtimeBundle } from '../core/runtime-bundle';
 import { ImagePullPolicy } from './props/container';
@@ -265,6 +266,7 @@ function validate(props: CurveCertJobProps, p: ResolvedProps, namespace: string 
     problems.push(`secretName: '${p.secretName}' must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.') of at most 253 characters`);
   }
   if (p.image.trim() === '' || /\s/.test(p.image)) problems.push(`image: '${p.image}' must be a non-empty image reference without spaces`);
+  else if (imageReferenceError(p.image)) problems.push(`image: '${p.image}' ${imageReferenceError(p.image)}`);
   const integer = (field: string, value: number | undefined, min: number) => {
     if (value !== undefined && !(Number.isInteger(value) && value >= min)) problems.push(`${field}: ${value} must be an integer >= ${min}`);
   };

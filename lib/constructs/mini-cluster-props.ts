@@ -1,7 +1,9 @@
 import { CertificateSource } from './certificate';
 import { MiniClusterContainer } from './props/container';
 import { FluxOptions } from './props/flux';
+import { GitOpsOptions } from './props/gitops';
 import { ArchiveOptions, LoggingOptions, NetworkOptions, PodOptions } from './props/pod';
+import { NetworkPolicyOptions, PodSecurityLevel } from './props/security';
 
 /**
  * Props of a {@link MiniCluster}: the Flux Operator's MiniCluster v1alpha2 spec for one cluster,
@@ -62,4 +64,21 @@ export interface MiniClusterProps {
    * @default CertificateSource.generatedInCluster() (a Job creates Secret `<name>-curve` once)
    */
   readonly certificate?: CertificateSource;
+  /**
+   * The Pod Security Standards level every pod must meet. Props that break it are rejected; at
+   * RESTRICTED every container is also hardened (see PodSecurityLevel and docs/production.md).
+   * @default PodSecurityLevel.BASELINE
+   */
+  readonly podSecurity?: PodSecurityLevel;
+  /** A NetworkPolicy that isolates the cluster's pods. @default - none */
+  readonly networkPolicy?: NetworkPolicyOptions;
+  /** Job naming and Argo CD / Flux CD annotations. @default - plain names, no annotations */
+  readonly gitOps?: GitOpsOptions;
+  /** Kueue LocalQueue of the Job (label `kueue.x-k8s.io/queue-name`). @default - none */
+  readonly queueName?: string;
+  /**
+   * Create the Job suspended (`spec.suspend`); Kueue unsuspends it once admitted.
+   * @default - true with queueName, else false
+   */
+  readonly suspend?: boolean;
 }

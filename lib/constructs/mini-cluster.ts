@@ -1,4 +1,4 @@
-import { ApiObject, Chart, Lazy } from 'cdk8s';
+import { ApiObject, App, Chart, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { brokerOptions } from '../core/broker-options';
 import { hostname } from '../core/hostlist';
@@ -14,6 +14,9 @@ import { ResolvedMiniCluster, resolveMiniCluster } from './private/resolve';
 import { scriptModel } from './private/script-model';
 import { formatViolations, validateMiniClusterProps } from './private/validate-mini-cluster-props';
 import { miniClusterFromCustomResource } from '../operator/from-custom-resource';
+import { addGitOpsAnnotations, jobLabels, runJobName, withSuspend } from './private/gitops';
+import { networkPolicyManifest } from './private/network-policy';
+import { podSecuritySettings, securePodTemplate } from './private/pod-security';
 import { renderScripts } from '../scripts/render';
 
 
@@ -23,7 +26,9 @@ import { renderScripts } from '../scripts/render';
  * (index 0) runs the command once every broker is up; the Job completes when it finishes.
  */
 export class MiniCluster extends Construct {
-  /** Name of the Job (and the pods' hostname prefix). */
+  /** Name of the cluster (`props.name`): the Job's name without a GitOps run suffix. */
+  public readonly clusterName: string;
+  /** Name of the Job (and the pods' hostname prefix): the cluster name, plus the run suffix if any. */
   public readonly jobName: string;
   /** Name of the headless Service (the pods' subdomain). */
   public readonly serviceName: string;
@@ -56,20 +61,24 @@ export class MiniCluster extends Construct {
     const violations = validateMiniClusterProps(props, { name, namespace });
     if (violations.length > 0) throw new Error(formatViolations(name, violations));
 
-    const r = resolveMiniCluster(props, name, namespace);
+    // Everything tied to one run (Job, pods, entrypoint ConfigMap) takes the run's Job name; the
+    // Service, the certificate Secret and its Job keep the cluster name (see private/gitops.ts).
+    const jobName = runJobName(name, props.gitOps, () => MiniCluster.fingerprint(id, props, name, namespace));
+    const r = { ...resolveMiniCluster(props, jobName, namespace), serviceName: props.network?.headlessName ?? name };
     this.resolved = r;
-    this.jobName = name;
+    this.clusterName = name;
+    this.jobName = jobName;
     this.namespace = namespace;
     this.serviceName = r.serviceName;
     this.size = r.size;
     this.maxSize = r.maxSize;
-    this.entrypointConfigMapName = entrypointConfigMapName(name);
+    this.entrypointConfigMapName = entrypointConfigMapName(jobName);
     this.certificateSecretName = r.certificate.secretNameFor(name);
-    this.selector = { [CLUSTER_LABEL]: name };
+    this.selector = { [CLUSTER_LABEL]: jobName };
 
     try {
       this.brokerConfig = new FluxBrokerConfig(this, 'BrokerConfig', {
-        clusterName: name,
+        clusterName: jobName,
         namespace,
         serviceName: r.serviceName,
         hostCount: r.maxSize,
@@ -114,14 +123,21 @@ export class MiniCluster extends Construct {
   }
 
   private metadata(name: string, component: string, extra: Record<string, string> = {}) {
-    return { name, namespace: this.namespace, labels: sortKeys({ ...extra, ...commonLabels(this.jobName, component) }) };
+    return { name, namespace: this.namespace, labels: sortKeys({ ...extra, ...commonLabels(this.clusterName, component) }) };
+  }
+
+  /** The documents of this cluster under its plain name: what a content-hashed Job name hashes. */
+  private static fingerprint(id: string, props: MiniClusterProps, name: string, namespace: string): any[] {
+    const chart = new Chart(new App(), 'fingerprint', { namespace });
+    new MiniCluster(chart, id, { ...props, name, namespace, gitOps: { ...props.gitOps, hashJobName: false, runId: undefined } });
+    return chart.toJson();
   }
 
   private certificate(): CurveCertJob | undefined {
     const source = this.resolved.certificate;
     if (source.kind === CertificateSourceKind.GENERATED_IN_CLUSTER) {
       return new CurveCertJob(this, 'CurveCert', {
-        clusterName: this.jobName,
+        clusterName: this.clusterName,
         namespace: this.namespace,
         secretName: this.certificateSecretName,
         image: source.generated?.image,
@@ -131,7 +147,7 @@ export class MiniCluster extends Construct {
       new ApiObject(this, 'InlineCertificate', curveCertSecret({
         secretName: this.certificateSecretName,
         namespace: this.namespace,
-        labels: curveCertLabels(this.jobName),
+        labels: curveCertLabels(this.clusterName),
         certificate: source.inlineCertificate!,
       }) as any);
     }
@@ -188,16 +204,29 @@ export class MiniCluster extends Construct {
 
   private job() {
     const r = this.resolved;
-    new ApiObject(this, 'Job', {
+    const spec = securePodTemplate(jobSpec(r, {
+      initContainers: [fluxViewInitContainer(r)],
+      containers: appContainers(r),
+      volumes: podVolumes(r, this.certificateSecretName),
+      labels: { ...podLabels(this.jobName, r.props.pod?.labels), 'app.kubernetes.io/instance': this.clusterName },
+    }), podSecuritySettings(r.props));
+    const job = new ApiObject(this, 'Job', {
       apiVersion: 'batch/v1',
       kind: 'Job',
-      metadata: this.metadata(this.jobName, 'job', r.props.jobLabels ?? {}),
-      spec: jobSpec(r, {
-        initContainers: [fluxViewInitContainer(r)],
-        containers: appContainers(r),
-        volumes: podVolumes(r, this.certificateSecretName),
-        labels: podLabels(this.jobName, r.props.pod?.labels),
-      }),
+      metadata: this.metadata(this.jobName, 'job', jobLabels(r.props)),
+      spec: withSuspend(spec, r.props),
     });
+    const certificateObjects = [this.certificateJob ?? this.node.tryFindChild('InlineCertificate')]
+      .flatMap((c) => (c ? c.node.findAll() : [])).filter((c): c is ApiObject => c instanceof ApiObject);
+    addGitOpsAnnotations({ job, certificateObjects }, r.props.gitOps);
+    if (r.props.networkPolicy) {
+      new ApiObject(this, 'NetworkPolicy', networkPolicyManifest({
+        ...this.metadata(this.jobName, 'network-policy'),
+        selector: this.selector,
+        pod: spec.template.spec!,
+        brokerPort: r.brokerPort,
+        options: r.props.networkPolicy,
+      }) as any);
+    }
   }
 }

@@ -17,6 +17,7 @@ import { FluxOptions } from '../constructs/props/flux';
 import { PodOptions, PodRestartPolicy } from '../constructs/props/pod';
 import { brokerConfigLayoutProblems } from './broker-config-layout';
 import { checkResource } from './check-resource';
+import { operatorPodSecurity } from './pod-security';
 import { MINICLUSTER_API_VERSION, MINICLUSTER_KIND } from './crd-fields';
 import { PathSegment, Problem, formatPath, formatProblems, problemLine } from './problems';
 
@@ -79,7 +80,7 @@ export function convertCustomResource(resource: unknown, options: CustomResource
   if (raw.spec === undefined || raw.spec === null) problems.push(at(['spec'], undefined, 'required'));
 
   const ctx = new Context(raw, meta.name, problems, warnings);
-  const props = ctx.props(spec, meta, options);
+  const props = operatorPodSecurity(ctx.props(spec, meta, options), (path, value, note) => warnings.push(ctx.fromPropPath(path, value, note)));
   const found = new Set(problems.map((p) => p.path));
   for (const v of validateMiniClusterProps(props, { name: meta.name, namespace: props.namespace ?? 'default' })) {
     const p = ctx.fromPropPath(v.path, v.value, v.rule);

@@ -127,7 +127,7 @@ describe('CurveCertJob', () => {
     const { job, byKind, pod } = synth({
       secretName: 'my.curve',
       namespace: 'other',
-      image: 'registry.example/node@sha256:abc',
+      image: `registry.example/node@sha256:${'ab'.repeat(32)}`,
       imagePullPolicy: ImagePullPolicy.ALWAYS,
       backoffLimit: 1,
       activeDeadlineSeconds: 60,
@@ -142,7 +142,7 @@ describe('CurveCertJob', () => {
     expect(byKind('RoleBinding').subjects[0].namespace).toBe('other');
     expect(byKind('Job').spec).toMatchObject({ backoffLimit: 1, activeDeadlineSeconds: 60, ttlSecondsAfterFinished: 600 });
     expect(pod.securityContext).toMatchObject({ runAsUser: 65532, runAsGroup: 65532 });
-    expect(pod.containers[0]).toMatchObject({ image: 'registry.example/node@sha256:abc', imagePullPolicy: 'Always' });
+    expect(pod.containers[0]).toMatchObject({ image: `registry.example/node@sha256:${'ab'.repeat(32)}`, imagePullPolicy: 'Always' });
     expect(pod.containers[0].resources.limits).toEqual({ cpu: '500m', memory: '256Mi' });
     expect(pod.containers[0].env).toEqual(expect.arrayContaining([
       { name: 'CERTGEN_SECRET_NAME', value: 'my.curve' },

@@ -4,7 +4,7 @@
  */
 import { Chart, Testing } from 'cdk8s';
 import { parse as parseToml } from 'smol-toml';
-import { ImagePullPolicy, MiniCluster, MiniClusterProps, PodRestartPolicy } from '../../lib';
+import { ImagePullPolicy, MiniCluster, MiniClusterProps, PodRestartPolicy, PodSecurityLevel } from '../../lib';
 import { createCurveCert } from '../../lib/cert';
 import {
   convertCustomResource, miniClusterFromCustomResource, problemLine, propsFromCustomResource,
@@ -115,11 +115,15 @@ describe('propsFromCustomResource', () => {
       ],
     }, { name: 'lammps', namespace: 'hpc' });
     // WHEN
-    const { props, namespace } = propsFromCustomResource(r, { kubernetesVersion: '1.29', ttlSecondsAfterFinished: 60 });
+    const { props, namespace, warnings: notes } = propsFromCustomResource(r, { kubernetesVersion: '1.29', ttlSecondsAfterFinished: 60 });
     // THEN
     expect(namespace).toBe('hpc');
+    // host namespaces, a privileged container and a hostPath volume: the operator enforces no Pod Security level
+    expect(notes.filter((w) => w.includes('converted with podSecurity: PodSecurityLevel.PRIVILEGED')).map((w) => w.split(' = ')[0])).toEqual([
+      'spec.pod.hostPID', 'spec.pod.hostIPC', 'spec.containers[0].securityContext.privileged', 'spec.containers[0].volumes.host.hostPath',
+    ]);
     expect(props).toEqual({
-      ...top, name: 'lammps', namespace: 'hpc', ttlSecondsAfterFinished: 60, kubernetesVersion: '1.29',
+      ...top, name: 'lammps', namespace: 'hpc', ttlSecondsAfterFinished: 60, kubernetesVersion: '1.29', podSecurity: PodSecurityLevel.PRIVILEGED,
       flux: { ...fluxSame, container: { ...viewSame, resources: { limits: { cpu: '1' } } } },
       pod: { ...podSame, restartPolicy: PodRestartPolicy.ON_FAILURE, fsGroup: 2000 },
       containers: [
@@ -330,7 +334,7 @@ describe('fields that differ from the operator', () => {
 
   test('every Flux path follows flux.container.mountPath (the operator hard-coded /mnt/flux/config in its init script)', () => {
     const docs = synth((chart) => miniClusterFromCustomResource(chart, 'x', resource({ size: 2, flux: { container: { mountPath: '/opt/flux' } }, containers: [{ image: 'a', command: 'b' }] })));
-    const configMap = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name.endsWith('-entrypoint'));
+    const configMap = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.labels['app.kubernetes.io/component'] === 'entrypoint');
     const toml = parseToml(configMap.data['broker.toml']) as any;
     expect([toml.bootstrap.curve_cert, toml.resource.path, toml.archive.dbpath])
       .toEqual(['/opt/flux/config/curve/curve.cert', '/opt/flux/config/etc/flux/system/R', '/opt/flux/config/var/lib/flux/job-archive.sqlite']);
@@ -394,7 +398,7 @@ describe('fields that differ from the operator', () => {
     // a config that fits is used verbatim (re-rendered canonically)
     const good = toml.replace(/\/mnt\/flux\/view/g, '/mnt/flux/config').replace('flux-service.other', 'flux-sample.default');
     const docs = synth((chart) => miniClusterFromCustomResource(chart, 'x', resource({ size: 2, flux: { brokerConfig: good }, containers: [{ image: 'a' }] })));
-    expect(parseToml(docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name.endsWith('-entrypoint')).data['broker.toml'])).toEqual(parseToml(good));
+    expect(parseToml(docs.find((d) => d.kind === 'ConfigMap' && d.metadata.labels['app.kubernetes.io/component'] === 'entrypoint').data['broker.toml'])).toEqual(parseToml(good));
     // and one Flux would reject is reported with Flux's rule
     expect(problems(resource({ size: 2, flux: { brokerConfig: good.replace('default_port', 'port') }, containers: [{ image: 'a' }] })))
       .toContainEqual(expect.stringMatching(/^spec\.flux\.brokerConfig = "\(toml\)": \[bootstrap\] port: unknown key/));

@@ -11,6 +11,7 @@ import { curveCertProblems } from '../../cert/parse';
 import { CertificateSourceKind } from '../certificate';
 import { MiniClusterProps } from '../mini-cluster-props';
 import { ContainerResources, ContainerVolume, ImagePullPolicy, MiniClusterContainer } from '../props/container';
+import { hardeningViolations } from './validate-hardening';
 
 /** One problem: where, what value, which rule. */
 export interface Violation {
@@ -28,7 +29,7 @@ const TOLERATION_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const PULL_POLICIES: string[] = Object.values(ImagePullPolicy);
 const VOLUME_SOURCES: (keyof ContainerVolume)[] = ['hostPath', 'configMapName', 'claimName', 'secretName', 'emptyDir', 'csiDriver'];
 /** Names the MiniCluster gives its own volumes. */
-export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake'];
+export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake', 'flux-tmp'];
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const intInRange = (v: unknown, lo: number, hi = Number.MAX_SAFE_INTEGER) => isInt(v) && v >= lo && v <= hi;
@@ -82,6 +83,7 @@ export function validateMiniClusterProps(props: MiniClusterProps, ctx: Validatio
   validateNetwork(props, add);
   validatePod(props, add);
   validateContainers(props, add);
+  out.push(...hardeningViolations(props, ctx));
   return out;
 }
 

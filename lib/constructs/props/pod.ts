@@ -46,8 +46,16 @@ export interface PodOptions {
   readonly hostIPC?: boolean;
   /** @default false */
   readonly hostPID?: boolean;
-  /** Pod securityContext.fsGroup. @default - none */
+  /** Pod securityContext.fsGroup. @default - none; runAsGroup when runAsUser is set or at PodSecurityLevel.RESTRICTED */
   readonly fsGroup?: number;
+  /**
+   * Pod securityContext.runAsUser: the user every container runs as, unless its own securityContext
+   * says otherwise. PodSecurityLevel.RESTRICTED needs a non-zero user for images whose user is root.
+   * @default - the image's user; 1000 at PodSecurityLevel.RESTRICTED
+   */
+  readonly runAsUser?: number;
+  /** Pod securityContext.runAsGroup. @default - the image's group; runAsUser at PodSecurityLevel.RESTRICTED */
+  readonly runAsGroup?: number;
   /**
    * Restart policy. Never lets the Job use podFailurePolicy and per-index backoff.
    * @default - Never when the Kubernetes version supports the native lifecycle, else OnFailure
