@@ -301,7 +301,7 @@ export class Handshake {
         this.parent = e;
         this.joinAcked = false;
         this.out.writeParent(e, this.config.fluxPort);
-        this.writeHostsSoon();
+        this.writeHostsNow();
         this.log.info('parent-verified', { rank: e.rank, ip: e.ip, fluxPort: this.config.fluxPort });
         this.directoryChannel?.send({ t: 'joined', rank: this.rank, epoch: this.self.epoch });
         this.checkReady();
