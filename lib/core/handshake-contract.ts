@@ -11,6 +11,12 @@ export const HANDSHAKE_PROGRAM = 'handshake';
 /** Where pods mount the bundled program (a ConfigMap key `handshake.js` under /program). */
 export const DEFAULT_HANDSHAKE_PROGRAM_PATH = '/program/handshake.js';
 
+/**
+ * Node flags the program runs with. A 1 MiB young generation keeps a sidecar's resident memory
+ * near Node's baseline under connection churn (garbage floods, 1024 peers) at no visible cost.
+ */
+export const HANDSHAKE_NODE_FLAGS: string[] = ['--max-semi-space-size=1'];
+
 /** TCP port of the handshake server in every pod (Flux itself uses 8050). */
 export const DEFAULT_HANDSHAKE_PORT = 8060;
 /** The Flux broker port written into the parent file (`bootstrap.default_port`). */
@@ -206,7 +212,7 @@ export interface HandshakeRendezvousService {
 
 /** Everything needed to put the program into the pod template. */
 export interface HandshakeWiring {
-  /** The container command: `node <programPath> <flags…>`. */
+  /** The container command: `node <HANDSHAKE_NODE_FLAGS…> <programPath> <flags…>`. */
   readonly command: string[];
   /** Environment of the handshake container (downward API; JOB_COMPLETION_INDEX is set by the Job). */
   readonly env: HandshakeEnvVar[];
@@ -297,7 +303,7 @@ export function handshakeWiring(options: HandshakeWiringOptions): HandshakeWirin
   ];
   const file = (name: string): string => `${outDir}/${name}`;
   return {
-    command: ['node', options.programPath ?? DEFAULT_HANDSHAKE_PROGRAM_PATH, ...flags.map(([o, v]) => `${o.flag}=${v}`)],
+    command: ['node', ...HANDSHAKE_NODE_FLAGS, options.programPath ?? DEFAULT_HANDSHAKE_PROGRAM_PATH, ...flags.map(([o, v]) => `${o.flag}=${v}`)],
     env: [
       { name: HANDSHAKE_OPT_POD_IP.env, fieldPath: 'status.podIP' },
       { name: HANDSHAKE_OPT_NAMESPACE.env, fieldPath: 'metadata.namespace' },

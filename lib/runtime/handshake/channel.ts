@@ -39,7 +39,9 @@ export interface Message {
 
 /** Splits a socket into bounded lines; any violation destroys the socket. */
 class LineSocket {
-  private buf = '';
+  // Raw bytes of the unfinished line; never more than MAX_FRAME_BYTES, so garbage costs little.
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
   private queue: string[] = [];
   private waiter: { resolve: (l: string) => void; reject: (e: Error) => void; timer: NodeJS.Timeout } | undefined;
   private listener: ((line: string) => void) | undefined;
@@ -47,24 +49,31 @@ class LineSocket {
   private closed: AuthError | undefined;
 
   constructor(readonly socket: net.Socket) {
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => this.onData(d));
+    socket.on('data', (d: Buffer) => this.onData(d));
     socket.on('error', (e) => this.fail(new AuthError('closed', `connection error: ${(e as NodeJS.ErrnoException).code ?? e.message}`)));
     socket.on('close', () => this.fail(new AuthError('closed', 'connection closed')));
   }
 
-  private onData(d: string): void {
-    if (this.closed) return;
-    this.buf += d;
-    let nl: number;
-    while ((nl = this.buf.indexOf('\n')) >= 0) {
-      const line = this.buf.slice(0, nl);
-      this.buf = this.buf.slice(nl + 1);
-      if (Buffer.byteLength(line) > MAX_FRAME_BYTES) return this.abort(`frame longer than ${MAX_FRAME_BYTES} bytes`);
+  private onData(d: Buffer): void {
+    let start = 0;
+    while (!this.closed) {
+      const nl = d.indexOf(10, start);
+      const end = nl < 0 ? d.length : nl;
+      if (this.partialBytes + end - start > MAX_FRAME_BYTES) return this.abort(`frame longer than ${MAX_FRAME_BYTES} bytes`);
+      if (nl < 0) {
+        if (end > start) {
+          // Copy: keeping a slice would pin the whole 64 KiB read buffer.
+          this.partial.push(Buffer.from(d.subarray(start, end)));
+          this.partialBytes += end - start;
+        }
+        return;
+      }
+      const line = Buffer.concat([...this.partial, d.subarray(start, end)]).toString('utf8');
+      this.partial = [];
+      this.partialBytes = 0;
+      start = nl + 1;
       this.deliver(line);
-      if (this.closed) return;
     }
-    if (Buffer.byteLength(this.buf) > MAX_FRAME_BYTES) this.abort(`frame longer than ${MAX_FRAME_BYTES} bytes`);
   }
 
   private deliver(line: string): void {
@@ -87,7 +96,7 @@ class LineSocket {
   private fail(err: AuthError): void {
     if (this.closed) return;
     this.closed = err;
-    this.buf = '';
+    this.partial = [];
     this.queue = [];
     this.socket.destroy();
     if (this.waiter) {

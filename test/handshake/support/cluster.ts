@@ -3,7 +3,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { rendezvousServiceName } from '../../../lib/core/handshake-contract';
+import { HANDSHAKE_NODE_FLAGS, rendezvousServiceName } from '../../../lib/core/handshake-contract';
 import { TestDnsServer } from './dns-server';
 import { ServiceProxy } from './service-proxy';
 
@@ -178,7 +178,7 @@ export class TestCluster {
     const terminationLog = path.join(this.dir, `termination-${index}-${this.restarts++}`);
     const args = [...this.args(index), `--pod-ip=${ip}`, `--bind-address=${ip}`, `--out-dir=${outDir}`,
       `--termination-log=${terminationLog}`, ...(opts.extraArgs ?? [])];
-    const proc = spawn(process.execPath, [PROGRAM, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [...HANDSHAKE_NODE_FLAGS, PROGRAM, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const pod = new Pod(index, ip, outDir, terminationLog, proc);
     this.pods.set(index, pod);
     if (opts.publish !== false) {
