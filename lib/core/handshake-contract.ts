@@ -268,8 +268,9 @@ export function handshakeWiring(options: HandshakeWiringOptions): HandshakeWirin
     errors.push(`serviceName: '${options.serviceName}' must be an RFC 1035 label`);
   }
   intIn('size', size, 1, 100000);
-  intIn('maxSize', maxSize, Math.max(1, size), 100000);
-  intIn('quorum', quorum, 1, Math.max(1, size));
+  // Defaults follow size, so only explicit values can be wrong on their own.
+  if (options.maxSize !== undefined) intIn('maxSize', maxSize, Math.max(1, size), 100000);
+  if (options.quorum !== undefined) intIn('quorum', quorum, 1, Math.max(1, size));
   intIn('port', port, 1, 65535);
   intIn('fluxPort', fluxPort, 1, 65535);
   if (port === fluxPort) errors.push(`port: ${port} must differ from fluxPort (Flux binds it)`);
