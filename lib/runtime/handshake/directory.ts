@@ -34,16 +34,47 @@ export class Directory {
   private readonly subscribers = new Map<number, Set<Channel>>();
   private readonly joined = new Set<number>();
   private readonly registeredBy = new Map<Channel, number>();
+  private joinedBelowQuorum = 0;
+  private nextMilestone = 1;
+  /** After the first complete round, every registration is news (a restart or a late pod). */
+  private logEach = false;
 
   constructor(
     self: PeerEntry,
     private readonly name: string,
+    private readonly size: number,
     private readonly maxSize: number,
+    private readonly quorum: number,
     private readonly topology: string,
     private readonly log: Logger,
     private readonly onChange: () => void,
   ) {
     this.entries.set(0, self);
+  }
+
+  /** True when every rank below the quorum has joined (rank 0 itself counts). */
+  allJoined(): boolean {
+    return this.joinedBelowQuorum >= this.quorum - 1;
+  }
+
+  /** Logs progress at 1, 25, 50, 75 and 100 % of the pods instead of one line per pod. */
+  private progress(): void {
+    const registered = this.entries.size - 1;
+    const total = this.size - 1;
+    if (registered >= total) this.logEach = true;
+    if (registered < this.nextMilestone) return;
+    this.log.info('peers-registered', { registered, of: total });
+    const quarter = Math.max(1, Math.ceil(total / 4));
+    this.nextMilestone = Math.min(total, (Math.floor(registered / quarter) + 1) * quarter);
+    if (registered >= total) this.nextMilestone = Infinity;
+  }
+
+  private setJoined(rank: number, joined: boolean): void {
+    if (this.joined.has(rank) === joined) return;
+    if (joined) this.joined.add(rank);
+    else this.joined.delete(rank);
+    if (rank < this.quorum) this.joinedBelowQuorum += joined ? 1 : -1;
+    this.onChange();
   }
 
   peers(): Iterable<PeerEntry> {
@@ -75,8 +106,9 @@ export class Directory {
     this.registeredBy.set(ch, e.rank);
     if (!old || old.epoch !== e.epoch || old.ip !== e.ip || old.port !== e.port) {
       this.entries.set(e.rank, e);
-      this.joined.delete(e.rank);
-      this.log.info('peer-registered', { rank: e.rank, ip: e.ip, restarted: old !== undefined && old.epoch !== e.epoch });
+      this.setJoined(e.rank, false);
+      if (this.logEach || old) this.log.info('peer-registered', { rank: e.rank, ip: e.ip, restarted: old !== undefined && old.epoch !== e.epoch });
+      else this.progress();
       for (const sub of this.subscribers.get(e.rank) ?? []) sub.send(peerMessage(e));
       this.onChange();
     }
@@ -90,13 +122,16 @@ export class Directory {
 
   markJoined(ch: Channel, m: Message): void {
     const rank = this.registeredBy.get(ch);
-    const e = rank === undefined ? undefined : this.entries.get(rank);
-    if (!e || m.epoch !== e.epoch) return;
-    if (!this.joined.has(rank!)) {
-      this.joined.add(rank!);
-      this.onChange();
-    }
+    if (rank === undefined || !this.joinedBy(rank, m.epoch)) return;
     ch.send({ t: 'joined-ack' });
+  }
+
+  /** Records that `rank` (in the run `epoch` it registered with) verified its parent. */
+  joinedBy(rank: number, epoch: unknown): boolean {
+    const e = this.entries.get(rank);
+    if (!e || epoch !== e.epoch) return false;
+    this.setJoined(rank, true);
+    return true;
   }
 
   forget(ch: Channel): void {

@@ -18,6 +18,8 @@ import { HandshakeServer, serverLimits } from './server';
 
 const CONNECT_TIMEOUT_MS = 3000;
 const HOSTS_WRITE_DELAY_MS = 200;
+/** How long a resolved directory address is reused across failed connects before a new lookup. */
+const RESOLVED_REUSE_MS = 2000;
 
 /** Thrown inside loops once the handshake has failed or stopped, to unwind quietly. */
 class Stopped extends Error {}
@@ -115,7 +117,7 @@ export class Handshake {
     this.deadlineTimer = setTimeout(() => this.fail(new HandshakeFailure(HANDSHAKE_EXIT_DEADLINE, this.deadlineMessage())),
       c.deadlineSeconds * 1000);
     if (this.rank === 0) {
-      this.directory = new Directory(this.self, c.name, c.maxSize, c.topology, this.log, () => this.directoryChanged());
+      this.directory = new Directory(this.self, c.name, c.size, c.maxSize, c.quorum, c.topology, this.log, () => this.directoryChanged());
       this.writeHostsSoon();
     } else {
       void this.directoryLoop().catch((e) => this.fail(e));
@@ -137,9 +139,14 @@ export class Handshake {
       if (!childRanks(this.rank, this.config.maxSize, this.config.topology).includes(rank)) return ch.destroy();
       if (!this.childrenSeen.has(rank)) {
         this.childrenSeen.add(rank);
-        this.log.info('child-connected', { rank, connected: this.childrenSeen.size, required: this.requiredChildren.length });
+        // Per child only where it is news: few children, or a late or restarted one.
+        const n = this.childrenSeen.size;
+        if (this.ready || this.requiredChildren.length <= 16 || n === 1 || n === this.requiredChildren.length) {
+          this.log.info('child-connected', { rank, connected: n, required: this.requiredChildren.length });
+        }
       }
-      ch.send({ t: 'ack' });
+      // On rank 0 a child's check of its parent is also its join: one round trip less per child.
+      ch.send({ t: 'ack', joined: this.directory?.joinedBy(rank, m.epoch) ?? false });
       this.checkReady();
     } else if (m.t === 'register' && this.directory) {
       this.directory.register(ch, m);
@@ -171,7 +178,8 @@ export class Handshake {
       : podFqdn(this.config, hostOf(this.config.name, 0));
   }
 
-  private async connect(ip: string, port: number): Promise<{ ch: Channel; welcome: PeerEntry }> {
+  /** Connects and authenticates; `first` leaves with the proof (no wait for the welcome). */
+  private async connect(ip: string, port: number, first: Message): Promise<{ ch: Channel; welcome: PeerEntry }> {
     const socket = net.connect({ host: ip, port, timeout: CONNECT_TIMEOUT_MS });
     socket.setNoDelay(true);
     await new Promise<void>((resolve, reject) => {
@@ -189,6 +197,7 @@ export class Handshake {
     let ch: Channel;
     try {
       ch = await authenticateToServer(socket, this.keys, this.rank);
+      ch.send(first);
     } catch (e) {
       if (e instanceof AuthError && e.kind === 'mismatch') {
         this.fail(new HandshakeFailure(HANDSHAKE_EXIT_CERT_MISMATCH,
@@ -214,20 +223,29 @@ export class Handshake {
     const dnsBackoff = new Backoff(100, 500);
     const connectBackoff = new Backoff(50, 250);
     const changes = new ChangeLog(this.log, 'directory');
+    // The last good lookup, reused while it is fresh: the rendezvous Service's IP is stable, and a
+    // lookup per connect attempt would only load the cluster DNS.
+    let resolved: { ip: string; at: number } | undefined;
     while (!this.stopped) {
       const host = this.directoryHost();
       let ip: string;
-      try {
-        ip = await this.resolver.lookup(host);
-      } catch (e) {
-        this.directoryReason = `DNS lookup of ${host}: ${reasonOf(e)}`;
-        changes.failing(this.directoryReason, { host });
-        await sleep(dnsBackoff.next());
-        continue;
+      if (resolved && Date.now() - resolved.at < RESOLVED_REUSE_MS) {
+        ip = resolved.ip;
+      } else {
+        try {
+          ip = await this.resolver.lookup(host);
+          resolved = { ip, at: Date.now() };
+        } catch (e) {
+          this.directoryReason = `DNS lookup of ${host}: ${reasonOf(e)}`;
+          changes.failing(this.directoryReason, { host });
+          await sleep(dnsBackoff.next());
+          continue;
+        }
       }
       let session: { ch: Channel; welcome: PeerEntry };
       try {
-        session = await this.connect(ip, this.config.port);
+        this.joinAcked = false;
+        session = await this.connect(ip, this.config.port, { ...peerMessage(this.self), t: 'register' });
         if (session.welcome.rank !== 0) {
           session.ch.destroy();
           throw new Error(`reached rank ${session.welcome.rank}, not rank 0 (check the rendezvous Service selector)`);
@@ -244,11 +262,10 @@ export class Handshake {
       changes.ok({ host, rank0: session.welcome.ip });
       this.rank0 = session.welcome;
       this.directoryChannel = session.ch;
-      this.joinAcked = false;
-      session.ch.send({ ...peerMessage(this.self), t: 'register' });
       await new Promise<void>((resolve) => session.ch.listen((m) => this.onDirectoryMessage(m), () => resolve()));
       this.directoryChannel = undefined;
       if (this.stopped) return;
+      resolved = undefined;
       changes.reset();
       this.directoryReason = 'connection to rank 0 lost';
       this.log.warn('directory-lost', { host });
@@ -268,8 +285,7 @@ export class Handshake {
         this.directoryChannel.send({ t: 'joined', rank: this.rank, epoch: this.self.epoch });
       }
     } else if (m.t === 'joined-ack') {
-      if (!this.joinAcked) this.log.info('joined', { parent: this.parent?.rank });
-      this.joinAcked = true;
+      this.onJoinAcked();
       this.checkReady();
     } else if (m.t === 'stale') {
       this.log.warn('directory-says-stale', { epoch: this.self.epoch });
@@ -285,25 +301,29 @@ export class Handshake {
     const changes = new ChangeLog(this.log, 'parent-check');
     while (!this.stopped && generation === this.parentGeneration) {
       try {
-        const { ch, welcome } = await this.connect(e.ip, e.port);
+        const { ch, welcome } = await this.connect(e.ip, e.port, { t: 'child', rank: this.rank, epoch: this.self.epoch });
+        let joined: boolean;
         try {
           if (welcome.rank !== e.rank || welcome.epoch !== e.epoch) {
             throw new Error(`answered as rank ${welcome.rank} epoch ${welcome.epoch}, expected rank ${e.rank} epoch ${e.epoch}`);
           }
-          ch.send({ t: 'child', rank: this.rank, epoch: this.self.epoch });
           const ack = await ch.next(AUTH_TIMEOUT_MS);
           if (ack.t !== 'ack') throw new Error(`answered '${ack.t}' instead of ack`);
+          joined = ack.joined === true;
         } finally {
           ch.close();
         }
         if (generation !== this.parentGeneration || this.stopped) return;
         changes.ok({ rank: e.rank, ip: e.ip });
         this.parent = e;
-        this.joinAcked = false;
         this.out.writeParent(e, this.config.fluxPort);
         this.writeHostsNow();
         this.log.info('parent-verified', { rank: e.rank, ip: e.ip, fluxPort: this.config.fluxPort });
-        this.directoryChannel?.send({ t: 'joined', rank: this.rank, epoch: this.self.epoch });
+        if (joined) this.onJoinAcked();
+        else {
+          this.joinAcked = false;
+          this.directoryChannel?.send({ t: 'joined', rank: this.rank, epoch: this.self.epoch });
+        }
         this.checkReady();
         return;
       } catch (err) {
@@ -315,15 +335,18 @@ export class Handshake {
     }
   }
 
+  private onJoinAcked(): void {
+    if (!this.joinAcked) this.log.info('joined', { parent: this.parent?.rank });
+    this.joinAcked = true;
+  }
+
   // ---- readiness, outputs, failure ----
 
   private checkReady(): void {
     if (this.ready || this.stopped) return;
     if (!this.requiredChildren.every((r) => this.childrenSeen.has(r))) return;
     if (this.rank !== 0 && !(this.parent && this.joinAcked)) return;
-    if (this.rank === 0) {
-      for (let r = 1; r < this.config.quorum; r++) if (!this.directory!.hasJoined(r)) return;
-    }
+    if (this.rank === 0 && !this.directory!.allJoined()) return;
     this.ready = true;
     clearTimeout(this.deadlineTimer);
     this.writeHostsNow();

@@ -9,7 +9,8 @@ export interface LogSink {
 }
 
 export class Logger {
-  constructor(private readonly sink: LogSink, private readonly base: Record<string, unknown> = {}) {}
+  /** Without a sink the logger is silent (the benchmark's simulated pods). */
+  constructor(private readonly sink: LogSink | undefined, private readonly base: Record<string, unknown> = {}) {}
 
   info(event: string, fields: Record<string, unknown> = {}): void {
     this.write('info', event, fields);
@@ -24,6 +25,7 @@ export class Logger {
   }
 
   private write(level: LogLevel, event: string, fields: Record<string, unknown>): void {
+    if (!this.sink) return;
     this.sink(JSON.stringify({ ts: new Date().toISOString(), level, event, ...this.base, ...fields }));
   }
 }
