@@ -27,6 +27,8 @@ interface Result {
   /** Seconds from the last pod reachable to the last handshake done. */
   readonly latency: number;
   readonly rank0PeakRss?: number;
+  /** CPU seconds rank 0 used from listening to ready. */
+  readonly rank0Cpu?: number;
   readonly dnsQueries: number;
   readonly nxdomains: number;
 }
@@ -64,6 +66,12 @@ function shuffled(values: number[], seed: number): number[] {
     [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function peakRss(pid: number): number {
@@ -123,6 +131,8 @@ async function runOne(n: number, cache: number, method: Method): Promise<Result>
   }
 
   let rank0: ChildProcess | undefined;
+  let cpuAtListening = 0;
+  let rank0Cpu: number | undefined;
   const rank0Timer = setTimeout(() => {
     dns.publish(fqdn(0), ip(0));
     if (method === 'naive') {
@@ -143,8 +153,14 @@ async function runOne(n: number, cache: number, method: Method): Promise<Result>
         const line = JSON.parse(text) as { event: string; ts: string; message?: string };
         buf = buf.slice(nl + 1);
         // Rank 0 is reachable once its server listens (node start-up included in the wait).
-        if (line.event === 'listening') lastReachable = Math.max(lastReachable, Date.parse(line.ts));
-        if (line.event === 'ready') readyAt.set(0, Date.parse(line.ts));
+        if (line.event === 'listening') {
+          lastReachable = Math.max(lastReachable, Date.parse(line.ts));
+          cpuAtListening = cpuSeconds(rank0!.pid!);
+        }
+        if (line.event === 'ready') {
+          readyAt.set(0, Date.parse(line.ts));
+          rank0Cpu = cpuSeconds(rank0!.pid!) - cpuAtListening;
+        }
         if (line.event === 'failed') failures.push(`rank 0: ${line.message}`);
       }
     });
@@ -171,7 +187,7 @@ async function runOne(n: number, cache: number, method: Method): Promise<Result>
   }
   const lastDone = Math.max(...readyAt.values());
   return {
-    n, cache, method, latency: (lastDone - lastReachable) / 1000, rank0PeakRss,
+    n, cache, method, latency: (lastDone - lastReachable) / 1000, rank0PeakRss, rank0Cpu,
     dnsQueries: [...dns.queries.values()].reduce((a, b) => a + b, 0), nxdomains: dns.nxdomains,
   };
 }
@@ -195,7 +211,7 @@ async function main(): Promise<void> {
         const r = await runOne(n, cache, method);
         results.push(r);
         console.log(`  N=${n} cache=${cache}s ${method}: ${fmt(r.latency)} s (dns queries ${r.dnsQueries}, NXDOMAIN ${r.nxdomains}`
-          + `${r.rank0PeakRss ? `, rank-0 peak RSS ${(r.rank0PeakRss / 2 ** 20).toFixed(1)} MiB` : ''})`);
+          + `${r.rank0PeakRss ? `, rank-0 peak RSS ${(r.rank0PeakRss / 2 ** 20).toFixed(1)} MiB, CPU ${r.rank0Cpu?.toFixed(2)} s` : ''})`);
       }
     }
   }

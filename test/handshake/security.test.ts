@@ -95,9 +95,8 @@ suite('handshake security', () => {
       return write(chunk, ...rest);
     }) as typeof socket.write;
     await new Promise((r) => socket.once('connect', r));
-    const ch = await authenticateToServer(socket, keys, 1);
+    const ch = await authenticateToServer(socket, keys, 1, { t: 'child', rank: 1, epoch: 1 });
     expect((await ch.next(5000)).t).toBe('welcome');
-    ch.send({ t: 'child', rank: 1, epoch: 1 });
     expect((await ch.next(5000)).t).toBe('ack');
     ch.destroy();
     // WHEN a stranger replays those bytes on a new connection
@@ -142,7 +141,7 @@ suite('handshake security', () => {
     const socket = net.connect({ host: cluster.ip(0), port: cluster.port });
     await new Promise((r) => socket.once('connect', r));
     // THEN the client sees the mismatch, and rank 0 logs it without accepting the peer
-    await expect(authenticateToServer(socket, other, 1)).rejects.toMatchObject({ kind: 'mismatch' });
+    await expect(authenticateToServer(socket, other, 1, { t: 'child', rank: 1, epoch: 1 })).rejects.toMatchObject({ kind: 'mismatch' });
     await rank0.waitFor((l) => l.event === 'peer-rejected' && l.kind === 'mismatch');
     expect(rank0.proc.exitCode).toBeNull();
   });

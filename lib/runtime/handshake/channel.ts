@@ -123,23 +123,9 @@ class LineSocket {
     for (const l of this.queue.splice(0)) onLine(l);
   }
 
-  private corked = false;
-
-  /**
-   * With `batch`, frames written in one tick leave in one segment (one syscall, fewer wake-ups at
-   * the peer). Challenge-response lines are written at once so a rejected peer still gets them.
-   */
-  write(line: string, batch = false): void {
+  write(text: string): void {
     if (this.closed) return;
-    if (batch && !this.corked) {
-      this.corked = true;
-      this.socket.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        this.socket.uncork();
-      });
-    }
-    this.socket.write(`${line}\n`);
+    this.socket.write(text);
   }
 }
 
@@ -160,6 +146,8 @@ function parse(line: string): Message {
 export class Channel {
   private sendSeq = 0;
   private recvSeq = 0;
+  /** Frames sent while a message is being handled leave together in one write. */
+  private outbox: string[] | undefined;
 
   constructor(
     private readonly lines: LineSocket,
@@ -172,8 +160,29 @@ export class Channel {
   }
 
   send(msg: Message): void {
+    const frame = this.frame(msg);
+    if (this.outbox) this.outbox.push(frame);
+    else this.lines.write(frame);
+  }
+
+  frame(msg: Message): string {
     const json = JSON.stringify(msg);
-    this.lines.write(`${hmac(this.sessionKey, this.role, String(this.sendSeq++), json)} ${json}`, true);
+    return `${hmac(this.sessionKey, this.role, String(this.sendSeq++), json)} ${json}\n`;
+  }
+
+  /** Runs `fn`, sending whatever it sends in one write. */
+  batch(fn: () => void): void {
+    const outer = this.outbox;
+    this.outbox = outer ?? [];
+    try {
+      fn();
+    } finally {
+      if (!outer) {
+        const frames = this.outbox;
+        this.outbox = undefined;
+        if (frames.length > 0) this.lines.write(frames.join(''));
+      }
+    }
   }
 
   /** Reads one message (used right after authentication). */
@@ -190,7 +199,7 @@ export class Channel {
       } catch (e) {
         return this.lines.abort((e as Error).message);
       }
-      onMessage(m);
+      this.batch(() => onMessage(m));
     }, onClose);
   }
 
@@ -225,12 +234,12 @@ function sessionKey(keys: HandshakeKeys, nc: string, ns: string): Buffer {
   return Buffer.from(hmac(keys.authKey, 'session', nc, ns), 'hex');
 }
 
-/** Client side: proves the key, checks the server proves it, returns the channel. */
-export async function authenticateToServer(socket: net.Socket, keys: HandshakeKeys, claimedRank: number): Promise<Channel> {
+/** Client side: checks the server proves the key, proves it too, sends `first`; returns the channel. */
+export async function authenticateToServer(socket: net.Socket, keys: HandshakeKeys, claimedRank: number, first: Message): Promise<Channel> {
   const lines = new LineSocket(socket);
   try {
     const nc = nonce();
-    lines.write(JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nc, fp: keys.fingerprint, rank: claimedRank }));
+    lines.write(`${JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nc, fp: keys.fingerprint, rank: claimedRank })}\n`);
     const ch = parse(await lines.next(AUTH_TIMEOUT_MS));
     if (ch.t !== 'challenge' || typeof ch.ns !== 'string' || !HEX64.test(ch.ns) || typeof ch.fp !== 'string' || typeof ch.mac !== 'string') {
       throw new AuthError('protocol', 'expected a challenge');
@@ -241,8 +250,10 @@ export async function authenticateToServer(socket: net.Socket, keys: HandshakeKe
     if (!macEqual(ch.mac, hmac(keys.authKey, 's', nc, ch.ns, ch.fp))) {
       throw new AuthError('unauthenticated', 'the peer could not prove it holds the cluster key');
     }
-    lines.write(JSON.stringify({ t: 'auth', mac: hmac(keys.authKey, 'c', ch.ns, nc) }));
-    return new Channel(lines, sessionKey(keys, nc, ch.ns), 'c');
+    const channel = new Channel(lines, sessionKey(keys, nc, ch.ns), 'c');
+    // The first message rides with the proof: one segment, no wait for the welcome.
+    lines.write(`${JSON.stringify({ t: 'auth', mac: hmac(keys.authKey, 'c', ch.ns, nc) })}\n${channel.frame(first)}`);
+    return channel;
   } catch (e) {
     socket.destroy();
     throw e;
@@ -260,7 +271,7 @@ export async function authenticateClient(socket: net.Socket, keys: HandshakeKeys
     }
     const claimed = Number.isInteger(hello.rank) ? (hello.rank as number) : undefined;
     const ns = nonce();
-    lines.write(JSON.stringify({ t: 'challenge', v: PROTOCOL_VERSION, ns, fp: keys.fingerprint, mac: hmac(keys.authKey, 's', hello.nc, ns, keys.fingerprint) }));
+    lines.write(`${JSON.stringify({ t: 'challenge', v: PROTOCOL_VERSION, ns, fp: keys.fingerprint, mac: hmac(keys.authKey, 's', hello.nc, ns, keys.fingerprint) })}\n`);
     if (hello.fp !== keys.fingerprint) {
       throw new AuthError('mismatch', `client certificate fingerprint ${hello.fp} differs from ours`, hello.fp, claimed);
     }

@@ -129,8 +129,15 @@ export class Handshake {
 
   private onSession(ch: Channel): void {
     if (this.stopped) return ch.destroy();
-    ch.send({ ...peerMessage(this.self), t: 'welcome' });
-    ch.listen((m) => this.onPeerMessage(ch, m), () => this.directory?.forget(ch));
+    // The welcome leaves in the same write as the answer to the client's first message.
+    let welcomed = false;
+    ch.listen((m) => {
+      if (!welcomed) {
+        welcomed = true;
+        ch.send({ ...peerMessage(this.self), t: 'welcome' });
+      }
+      this.onPeerMessage(ch, m);
+    }, () => this.directory?.forget(ch));
   }
 
   private onPeerMessage(ch: Channel, m: Message): void {
@@ -179,7 +186,7 @@ export class Handshake {
   }
 
   /** Connects and authenticates; `first` leaves with the proof (no wait for the welcome). */
-  private async connect(ip: string, port: number, first: Message): Promise<{ ch: Channel; welcome: PeerEntry }> {
+  private async connect(ip: string, port: number, first: Message, keepAlive = false): Promise<{ ch: Channel; welcome: PeerEntry }> {
     const socket = net.connect({ host: ip, port, timeout: CONNECT_TIMEOUT_MS });
     socket.setNoDelay(true);
     await new Promise<void>((resolve, reject) => {
@@ -193,11 +200,11 @@ export class Handshake {
       });
       socket.once('error', reject);
     });
-    socket.setKeepAlive(true, 10000);
+    // Keepalive notices a vanished rank 0 (pod deleted, no RST) on the long-lived directory session.
+    if (keepAlive) socket.setKeepAlive(true, 10000);
     let ch: Channel;
     try {
-      ch = await authenticateToServer(socket, this.keys, this.rank);
-      ch.send(first);
+      ch = await authenticateToServer(socket, this.keys, this.rank, first);
     } catch (e) {
       if (e instanceof AuthError && e.kind === 'mismatch') {
         this.fail(new HandshakeFailure(HANDSHAKE_EXIT_CERT_MISMATCH,
@@ -245,7 +252,7 @@ export class Handshake {
       let session: { ch: Channel; welcome: PeerEntry };
       try {
         this.joinAcked = false;
-        session = await this.connect(ip, this.config.port, { ...peerMessage(this.self), t: 'register' });
+        session = await this.connect(ip, this.config.port, { ...peerMessage(this.self), t: 'register' }, true);
         if (session.welcome.rank !== 0) {
           session.ch.destroy();
           throw new Error(`reached rank ${session.welcome.rank}, not rank 0 (check the rendezvous Service selector)`);

@@ -81,7 +81,6 @@ export class HandshakeServer {
     this.total++;
     this.sockets.add(socket);
     socket.setNoDelay(true);
-    socket.setKeepAlive(true, 10000);
     socket.once('close', () => {
       this.total--;
       this.sockets.delete(socket);
