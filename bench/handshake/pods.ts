@@ -5,6 +5,7 @@
  */
 import * as dns from 'dns';
 import * as fs from 'fs';
+import * as inspector from 'inspector';
 import * as path from 'path';
 import { parseConfig } from '../../lib/runtime/handshake/config';
 import { HandshakeFailure } from '../../lib/runtime/handshake/failure';
@@ -27,6 +28,8 @@ export interface RunMessage {
   readonly dnsServer: string;
   readonly outRoot: string;
   readonly pods: PodPlan[];
+  /** Epoch ms when rank 0 appears (profiling starts there when BENCH_PROFILE_DIR is set). */
+  readonly rank0At: number;
 }
 
 export type WorkerReport =
@@ -82,16 +85,36 @@ async function naive(run: RunMessage, pod: PodPlan): Promise<void> {
   }
 }
 
+/** Profiles the critical window only (rank 0 up → stop), for `BENCH_PROFILE_DIR=… npm run bench:handshake`. */
+let profiler: inspector.Session | undefined;
+function startProfile(at: number): void {
+  if (!process.env.BENCH_PROFILE_DIR) return;
+  setTimeout(() => {
+    profiler = new inspector.Session();
+    profiler.connect();
+    profiler.post('Profiler.enable', () => profiler!.post('Profiler.start'));
+  }, at - Date.now());
+}
+
+function stopProfile(then: () => void): void {
+  if (!profiler) return then();
+  profiler.post('Profiler.stop', (_e, r) => {
+    fs.writeFileSync(path.join(process.env.BENCH_PROFILE_DIR!, `worker-${process.pid}.cpuprofile`), JSON.stringify(r.profile));
+    then();
+  });
+}
+
 process.on('message', (m: RunMessage | { type: 'stop' }) => {
   if (m.type === 'stop') {
     stopped = true;
     for (const t of timers) clearTimeout(t);
     for (const h of handshakes) h.stop();
     if (pendingReady.length) report({ type: 'ready', items: pendingReady });
-    setTimeout(() => process.exit(0), 50);
+    stopProfile(() => setTimeout(() => process.exit(0), 50));
     return;
   }
   fs.mkdirSync(m.outRoot, { recursive: true });
+  startProfile(m.rank0At);
   for (const pod of m.pods) {
     timers.push(setTimeout(() => {
       if (m.method === 'handshake') startHandshake(m, pod);

@@ -117,14 +117,17 @@ async function runOne(n: number, cache: number, method: Method): Promise<Result>
 
   const workers: ChildProcess[] = [];
   for (let w = 0; w < WORKERS; w++) {
-    const child = fork(WORKER, [], { execArgv: [...HANDSHAKE_NODE_FLAGS, ...(process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean)], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // A worker holds ~512 pods in one heap, so it gets a young generation to match (each real pod
+    // has its own); everything else runs with the sidecar's flags.
+    const execArgv = [...HANDSHAKE_NODE_FLAGS, '--max-semi-space-size=16', ...(process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean)];
+    const child = fork(WORKER, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.on('message', (m: WorkerReport) => {
       if (m.type === 'ready') for (const [rank, at] of m.items) readyAt.set(rank, at);
       else failures.push(`rank ${m.rank}: ${m.message}`);
     });
     const msg: RunMessage = {
       type: 'run', method: method === 'naive' ? 'naive' : 'handshake', baseArgs, dnsServer: dns.address, outRoot,
-      pods: plans.filter((_, i) => i % WORKERS === w),
+      pods: plans.filter((_, i) => i % WORKERS === w), rank0At,
     };
     child.send(msg);
     workers.push(child);
@@ -133,6 +136,7 @@ async function runOne(n: number, cache: number, method: Method): Promise<Result>
   let rank0: ChildProcess | undefined;
   let cpuAtListening = 0;
   let rank0Cpu: number | undefined;
+  let workersCpuAtListening = 0;
   const rank0Timer = setTimeout(() => {
     dns.publish(fqdn(0), ip(0));
     if (method === 'naive') {
@@ -156,6 +160,7 @@ async function runOne(n: number, cache: number, method: Method): Promise<Result>
         if (line.event === 'listening') {
           lastReachable = Math.max(lastReachable, Date.parse(line.ts));
           cpuAtListening = cpuSeconds(rank0!.pid!);
+          workersCpuAtListening = workers.reduce((a, w) => a + cpuSeconds(w.pid!), 0);
         }
         if (line.event === 'ready') {
           readyAt.set(0, Date.parse(line.ts));
@@ -168,6 +173,8 @@ async function runOne(n: number, cache: number, method: Method): Promise<Result>
 
   const deadline = Date.now() + TIMEOUT_MS;
   while (readyAt.size < n && failures.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const workersCpu = workers.reduce((a, w) => a + (w.exitCode === null ? cpuSeconds(w.pid!) : 0), 0) - workersCpuAtListening;
+  if (process.env.BENCH_DEBUG) console.log(`    workers CPU from rank-0 listening to done: ${workersCpu.toFixed(2)} s`);
   // Let rank 0 settle, then read its high-water mark.
   const rank0PeakRss = rank0?.pid !== undefined && rank0.exitCode === null ? peakRss(rank0.pid) : undefined;
 

@@ -30,10 +30,10 @@ export function nonce(): string {
 }
 
 export function hmac(key: Buffer, ...parts: string[]): string {
-  const h = crypto.createHmac('sha256', key);
   // Length-prefix each part so distinct part lists never hash the same.
-  for (const p of parts) h.update(`${Buffer.byteLength(p)}:${p};`);
-  return h.digest('hex');
+  let text = '';
+  for (const p of parts) text += `${Buffer.byteLength(p)}:${p};`;
+  return crypto.createHmac('sha256', key).update(text).digest('hex');
 }
 
 /** Constant-time comparison of two hex MACs. */

@@ -21,9 +21,9 @@ const TERMINATION_MESSAGE_MAX = 4000;
 
 /** Writes `name` in `dir` atomically: readers see the old or the new file, never a torn one. */
 export function writeAtomic(dir: string, name: string, content: string): void {
-  const tmp = path.join(dir, `.${name}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  const tmp = `${dir}/.${name}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
   fs.writeFileSync(tmp, content, { mode: 0o644 });
-  fs.renameSync(tmp, path.join(dir, name));
+  fs.renameSync(tmp, `${dir}/${name}`);
 }
 
 export function tcpUri(ip: string, port: number): string {

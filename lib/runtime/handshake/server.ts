@@ -71,10 +71,9 @@ export class HandshakeServer {
   }
 
   private accept(socket: net.Socket): void {
-    const remote = socket.remoteAddress;
     if (this.pending >= this.limits.maxPending || this.total >= this.limits.maxTotal) {
+      this.rejections.note('over-limit', socket.remoteAddress, { pending: this.pending, total: this.total });
       socket.destroy();
-      this.rejections.note('over-limit', remote, { pending: this.pending, total: this.total });
       return;
     }
     this.pending++;
@@ -85,6 +84,8 @@ export class HandshakeServer {
       this.total--;
       this.sockets.delete(socket);
     });
+    // Read while connected (it is gone after close); used only to log a rejection.
+    const remote = socket.remoteAddress;
     let counted = true;
     const settle = (): void => {
       if (counted) this.pending--;
