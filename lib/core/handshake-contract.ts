@@ -14,9 +14,10 @@ export const DEFAULT_HANDSHAKE_PROGRAM_PATH = '/program/handshake.js';
 /**
  * Node flags the program runs with. A 1 MiB young generation and V8's lite mode (no optimizing
  * compiler) keep a sidecar's resident memory near Node's baseline under connection churn (garbage
- * floods, 1024 peers); the work is I/O and native crypto, so the optimizer buys nothing.
+ * floods, 1024 peers); the work is I/O and native crypto, so the optimizer buys little. Lite
+ * mode turns WebAssembly off; saying so keeps V8 from warning about it on every start.
  */
-export const HANDSHAKE_NODE_FLAGS: string[] = ['--max-semi-space-size=1', '--lite-mode'];
+export const HANDSHAKE_NODE_FLAGS: string[] = ['--max-semi-space-size=1', '--lite-mode', '--no-expose-wasm'];
 
 /** TCP port of the handshake server in every pod (Flux itself uses 8050). */
 export const DEFAULT_HANDSHAKE_PORT = 8060;

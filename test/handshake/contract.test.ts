@@ -9,7 +9,7 @@ describe('handshake contract', () => {
     const w = handshakeWiring({ clusterName: 'flux-sample', serviceName: 'flux-sample', size: 4 });
     // THEN
     expect(w.command).toEqual([
-      'node', '--max-semi-space-size=1', '--lite-mode', '/program/handshake.js',
+      'node', '--max-semi-space-size=1', '--lite-mode', '--no-expose-wasm', '/program/handshake.js',
       '--name=flux-sample', '--service=flux-sample', '--size=4', '--max-size=4', '--quorum=4', '--topology=kary:256',
       '--mode=rendezvous', '--lifecycle=sidecar', '--port=8060', '--flux-port=8050', '--bind-interface=eth0',
       '--deadline-seconds=300', '--out-dir=/mnt/flux-handshake', '--cert=/flux_operator/curve/curve.cert',
@@ -46,7 +46,7 @@ describe('handshake contract', () => {
   test('the program accepts exactly the command the wiring produces', () => {
     // GIVEN the wiring's command and the downward-API env a pod would get
     const w = handshakeWiring({ clusterName: 'flux', serviceName: 'flux', size: 8, topology: 'kary:2', quorum: 6, maxSize: 10 });
-    const argv = w.command.slice(4);
+    const argv = w.command.slice(5);
     const { config, errors } = parseConfig(argv, { POD_IP: '10.1.2.3', POD_NAMESPACE: 'team', JOB_COMPLETION_INDEX: '5' });
     // THEN it parses with no error into the same values
     expect(errors).toEqual([]);
