@@ -92,7 +92,7 @@ export class Directory {
   register(ch: Channel, m: Message): void {
     const e = entryOf(m, this.name, this.maxSize);
     if (!e || e.rank === 0 || this.registeredBy.has(ch)) {
-      this.log.warn('register-rejected', { rank: m.rank, reason: e ? 'duplicate or rank 0' : 'malformed entry' });
+      this.log.warn('register-rejected', { peer: m.rank, reason: e ? 'duplicate or rank 0' : 'malformed entry' });
       ch.destroy();
       return;
     }
@@ -107,7 +107,7 @@ export class Directory {
     if (!old || old.epoch !== e.epoch || old.ip !== e.ip || old.port !== e.port) {
       this.entries.set(e.rank, e);
       this.setJoined(e.rank, false);
-      if (this.logEach || old) this.log.info('peer-registered', { rank: e.rank, ip: e.ip, restarted: old !== undefined && old.epoch !== e.epoch });
+      if (this.logEach || old) this.log.info('peer-registered', { peer: e.rank, ip: e.ip, restarted: old !== undefined && old.epoch !== e.epoch });
       else this.progress();
       for (const sub of this.subscribers.get(e.rank) ?? []) sub.send(peerMessage(e));
       this.onChange();

@@ -149,7 +149,7 @@ export class Handshake {
         // Per child only where it is news: few children, or a late or restarted one.
         const n = this.childrenSeen.size;
         if (this.ready || this.requiredChildren.length <= 16 || n === 1 || n === this.requiredChildren.length) {
-          this.log.info('child-connected', { rank, connected: n, required: this.requiredChildren.length });
+          this.log.info('child-connected', { child: rank, connected: n, required: this.requiredChildren.length });
         }
       }
       // On rank 0 a child's check of its parent is also its join: one round trip less per child.
@@ -303,7 +303,7 @@ export class Handshake {
     const generation = ++this.parentGeneration;
     this.parentCandidate = e;
     this.parentReason = 'not answered yet';
-    this.log.info('parent-known', { rank: e.rank, ip: e.ip, port: e.port });
+    this.log.info('parent-known', { parent: e.rank, ip: e.ip, port: e.port });
     const backoff = new Backoff(50, 500);
     const changes = new ChangeLog(this.log, 'parent-check');
     while (!this.stopped && generation === this.parentGeneration) {
@@ -321,11 +321,11 @@ export class Handshake {
           ch.close();
         }
         if (generation !== this.parentGeneration || this.stopped) return;
-        changes.ok({ rank: e.rank, ip: e.ip });
+        changes.ok({ parent: e.rank, ip: e.ip });
         this.parent = e;
         this.out.writeParent(e, this.config.fluxPort);
         this.writeHostsNow();
-        this.log.info('parent-verified', { rank: e.rank, ip: e.ip, fluxPort: this.config.fluxPort });
+        this.log.info('parent-verified', { parent: e.rank, ip: e.ip, fluxPort: this.config.fluxPort });
         if (joined) this.onJoinAcked();
         else {
           this.joinAcked = false;
@@ -336,7 +336,7 @@ export class Handshake {
       } catch (err) {
         if (err instanceof Stopped || this.stopped) return;
         this.parentReason = reasonOf(err);
-        changes.failing(this.parentReason, { rank: e.rank, ip: e.ip });
+        changes.failing(this.parentReason, { parent: e.rank, ip: e.ip });
         await sleep(backoff.next());
       }
     }
