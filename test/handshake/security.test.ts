@@ -122,7 +122,6 @@ suite('handshake security', () => {
     await pool(500, 50, (i) => exchange(ip0, cluster!.port, `${wrong[i % wrong.length]}\n`));
     await Promise.all(Array.from({ length: 700 }, () => exchange(ip0, cluster!.port, '', { keepOpen: true })));
     const after = rank0.memory();
-    if (process.env.SHOW_RSS) console.log(`rss before ${before.rss} after ${after.rss} peak ${after.peak}`);
     // THEN rank 0 is alive, its memory grew by less than 32 MiB, and it logged a bounded number of lines
     expect(rank0.proc.exitCode).toBeNull();
     expect(after.rss - before.rss).toBeLessThan(32 * 1024 * 1024);

@@ -1,6 +1,6 @@
 import * as net from 'net';
 import {
-  HANDSHAKE_EXIT_CERT_MISMATCH, HANDSHAKE_EXIT_DEADLINE, HANDSHAKE_EXIT_INTERNAL, HandshakeLifecycle, HandshakeMode,
+  HANDSHAKE_EXIT_CERT_MISMATCH, HANDSHAKE_EXIT_DEADLINE, HANDSHAKE_EXIT_INTERNAL, HandshakeMode,
 } from '../../core/handshake-contract';
 import { hostname as hostOf } from '../../core/hostlist';
 import { childRanks, isInteriorRank, parentRank } from '../../core/topology';
@@ -422,12 +422,8 @@ export class Handshake {
     this.settle.reject(failure);
   }
 
-  /** True once ready; in init-container mode the caller exits. */
+  /** True once ready; in init-container mode the caller then exits. */
   get isReady(): boolean {
     return this.ready;
-  }
-
-  get exitsWhenReady(): boolean {
-    return this.config.lifecycle === HandshakeLifecycle.INIT;
   }
 }
