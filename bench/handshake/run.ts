@@ -16,6 +16,7 @@ import * as path from 'path';
 import { HANDSHAKE_NODE_FLAGS } from '../../lib/core/handshake-contract';
 import { isInteriorRank, parentRank } from '../../lib/core/topology';
 import { TestDnsServer } from '../../test/handshake/support/dns-server';
+import { onLines } from '../../test/handshake/support/lines';
 import { PodPlan, RunMessage, WorkerReport } from './pods';
 
 type Method = 'rendezvous' | 'dns' | 'naive';
@@ -165,28 +166,20 @@ async function runOne(order: Order, n: number, cache: number, method: Method): P
     const dir = path.join(outRoot, 'pod-0');
     rank0 = spawn(process.execPath, [...HANDSHAKE_NODE_FLAGS, ...(process.env.BENCH_RANK0_FLAGS ?? '').split(' ').filter(Boolean), PROGRAM, ...baseArgs, '--index=0', '--hostname=flux-0',
       `--pod-ip=${ip(0)}`, `--bind-address=${ip(0)}`, `--out-dir=${dir}`, `--termination-log=${dir}.termination`], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let buf = '';
-    rank0.stdout!.setEncoding('utf8');
-    rank0.stdout!.on('data', (d: string) => {
-      buf += d;
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const text = buf.slice(0, nl);
-        if (process.env.BENCH_RANK0_LOG) fs.appendFileSync(process.env.BENCH_RANK0_LOG, `${text}\n`);
-        const line = JSON.parse(text) as { event: string; ts: string; message?: string };
-        buf = buf.slice(nl + 1);
-        // Rank 0 is reachable once its server listens (node start-up included in the wait).
-        if (line.event === 'listening') {
-          lastReachable = Math.max(lastReachable, Date.parse(line.ts));
-          cpuAtListening = cpuSeconds(rank0!.pid!);
-          workersCpuAtListening = workers.reduce((a, w) => a + cpuSeconds(w.pid!), 0);
-        }
-        if (line.event === 'ready') {
-          readyAt.set(0, Date.parse(line.ts));
-          rank0Cpu = cpuSeconds(rank0!.pid!) - cpuAtListening;
-        }
-        if (line.event === 'failed') failures.push(`rank 0: ${line.message}`);
+    onLines(rank0.stdout!, (text) => {
+      if (process.env.BENCH_RANK0_LOG) fs.appendFileSync(process.env.BENCH_RANK0_LOG, `${text}\n`);
+      const line = JSON.parse(text) as { event: string; ts: string; message?: string };
+      // Rank 0 is reachable once its server listens (node start-up included in the wait).
+      if (line.event === 'listening') {
+        lastReachable = Math.max(lastReachable, Date.parse(line.ts));
+        cpuAtListening = cpuSeconds(rank0!.pid!);
+        workersCpuAtListening = workers.reduce((a, w) => a + cpuSeconds(w.pid!), 0);
       }
+      if (line.event === 'ready') {
+        readyAt.set(0, Date.parse(line.ts));
+        rank0Cpu = cpuSeconds(rank0!.pid!) - cpuAtListening;
+      }
+      if (line.event === 'failed') failures.push(`rank 0: ${line.message}`);
     });
   }, rank0At - Date.now());
 

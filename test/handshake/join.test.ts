@@ -64,8 +64,11 @@ suite('handshake joins a cluster', () => {
     await Promise.all([rank0, ...workers].map((p) => p.waitForEvent('ready')));
     expect(workers.map(parentIp)).toEqual([cluster.ip(0), cluster.ip(0)]);
     expect(cluster.dns.nxdomains).toBe(0);
-    // AND a retrying worker logged the closed Service once, not once per attempt
-    expect(workers[0].lines.filter((l) => l.event === 'directory' && l.outcome === 'retrying').length).toBeLessThanOrEqual(2);
+    // AND a retrying worker logged each change of reason once, not once per attempt
+    const retries = workers[0].lines.filter((l) => l.event === 'directory').map((l) => `${l.outcome} ${l.reason}`);
+    expect(retries[0]).toMatch(/^retrying .*ECONNREFUSED$/);
+    expect(retries.filter((r, i) => i > 0 && r === retries[i - 1])).toEqual([]);
+    expect(retries[retries.length - 1]).toBe('ok undefined');
   });
 
   test('dns mode (Kubernetes 1.27 path): rank 0 found by its per-pod name after a cached NXDOMAIN expires', async () => {

@@ -5,6 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { HANDSHAKE_NODE_FLAGS, rendezvousServiceName } from '../../../lib/core/handshake-contract';
 import { TestDnsServer } from './dns-server';
+import { onLines } from './lines';
 import { ServiceProxy } from './service-proxy';
 
 export const PROGRAM = path.resolve(__dirname, '../../../build/runtime/handshake.js');
@@ -39,23 +40,15 @@ export class Pod {
   private waiters: { pred: (l: LogLine) => boolean; resolve: (l: LogLine) => void }[] = [];
 
   constructor(readonly index: number, readonly ip: string, readonly outDir: string, readonly terminationLog: string, readonly proc: ChildProcess) {
-    let buf = '';
-    proc.stdout!.setEncoding('utf8');
-    proc.stdout!.on('data', (d: string) => {
-      buf += d;
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const text = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        let line: LogLine;
-        try {
-          line = JSON.parse(text) as LogLine;
-        } catch {
-          line = { event: 'non-json', text };
-        }
-        this.lines.push(line);
-        this.waiters = this.waiters.filter((w) => (w.pred(line) ? (w.resolve(line), false) : true));
+    onLines(proc.stdout!, (text) => {
+      let line: LogLine;
+      try {
+        line = JSON.parse(text) as LogLine;
+      } catch {
+        line = { event: 'non-json', text };
       }
+      this.lines.push(line);
+      this.waiters = this.waiters.filter((w) => (w.pred(line) ? (w.resolve(line), false) : true));
     });
     proc.stderr!.on('data', (d: Buffer) => this.stderr.push(d.toString()));
     this.exited = new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
