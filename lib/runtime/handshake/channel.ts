@@ -68,7 +68,9 @@ class LineSocket {
         }
         return;
       }
-      const line = Buffer.concat([...this.partial, d.subarray(start, end)]).toString('utf8');
+      const line = this.partial.length === 0
+        ? d.toString('utf8', start, end)
+        : Buffer.concat([...this.partial, d.subarray(start, end)]).toString('utf8');
       this.partial = [];
       this.partialBytes = 0;
       start = nl + 1;

@@ -3,7 +3,9 @@
  * lib/core/handshake-contract.ts and docs/handshake.md). Exits 0 after success in init-container
  * mode; keeps serving peers in sidecar mode until SIGTERM; any failure exits with its own code.
  */
-import { HANDSHAKE_EXIT_CONFIG, HANDSHAKE_EXIT_INTERNAL, HandshakeLifecycle } from '../../core/handshake-contract';
+import {
+  DEFAULT_TERMINATION_LOG, HANDSHAKE_EXIT_CONFIG, HANDSHAKE_EXIT_INTERNAL, HANDSHAKE_OPT_TERMINATION_LOG, HandshakeLifecycle,
+} from '../../core/handshake-contract';
 import { parseConfig } from './config';
 import { HandshakeFailure } from './failure';
 import { Handshake } from './handshake';
@@ -17,7 +19,10 @@ function main(): void {
   const { config, errors } = parseConfig(process.argv.slice(2), process.env);
   if (!config) {
     new Logger(sink).error('invalid-configuration', { errors });
-    writeTerminationMessage(process.env.HANDSHAKE_TERMINATION_LOG ?? '/dev/termination-log', `exit ${HANDSHAKE_EXIT_CONFIG}: invalid configuration: ${errors.join('; ')}`);
+    // The configuration is invalid, so find the termination log the way parseConfig would.
+    const flag = process.argv.find((a) => a.startsWith(`${HANDSHAKE_OPT_TERMINATION_LOG.flag}=`))?.split('=')[1];
+    const terminationLog = flag ?? process.env[HANDSHAKE_OPT_TERMINATION_LOG.env] ?? DEFAULT_TERMINATION_LOG;
+    writeTerminationMessage(terminationLog, `exit ${HANDSHAKE_EXIT_CONFIG}: invalid configuration: ${errors.join('; ')}`);
     process.exitCode = HANDSHAKE_EXIT_CONFIG;
     return;
   }
