@@ -118,6 +118,24 @@ suite('handshake joins a cluster', () => {
     expect(rank0.file(HANDSHAKE_HOSTS_FILE)).toBe([[0, 1], [1, 0], [2, 0]].map(([i, g]) => hostsLine(cluster!, i, g)).join(''));
   });
 
+  test('a frozen rank 0 (no FIN, no answers) is noticed by the heartbeat, and rejoined when it thaws', async () => {
+    // GIVEN a ready pair
+    cluster = await TestCluster.create({ size: 2 });
+    const pods = await cluster.startAll();
+    await Promise.all(pods.map((p) => p.waitForEvent('ready')));
+    // WHEN rank 0 stops answering without closing its connections (like a node that vanished)
+    pods[0].proc.kill('SIGSTOP');
+    try {
+      // THEN the worker drops the silent directory session (35 s heartbeat timeout)
+      await pods[1].waitForEvent('directory-lost');
+    } finally {
+      pods[0].proc.kill('SIGCONT');
+    }
+    // AND re-registers once rank 0 answers again
+    await nth(pods[1], 'joined', 2);
+    expect(parentIp(pods[1])).toBe(cluster.ip(0));
+  });
+
   test('init-container lifecycle: every pod exits 0 once it and its children are done', async () => {
     // GIVEN init-container mode on a kary:2 tree of 5
     cluster = await TestCluster.create({ size: 5, topology: 'kary:2', lifecycle: 'init' });

@@ -4,7 +4,7 @@ import * as os from 'os';
 import {
   HANDSHAKE_EXIT_BIND_INTERFACE, HANDSHAKE_EXIT_BIND_PORT, HANDSHAKE_EXIT_CERT_UNREADABLE, HANDSHAKE_EXIT_HOSTNAME,
 } from '../../core/handshake-contract';
-import { expandHostlist, hostname as hostOf, rangeHostlist } from '../../core/hostlist';
+import { hostname as hostOf, rangeHostlist } from '../../core/hostlist';
 import { HandshakeConfig } from './config';
 import { HandshakeFailure } from './failure';
 
@@ -15,9 +15,11 @@ import { HandshakeFailure } from './failure';
 
 /** The pod's hostname must be exactly one entry of the hosts list, the one of its own index. */
 export function checkHostname(config: HandshakeConfig): void {
-  const hosts = expandHostlist(rangeHostlist(config.name, config.maxSize));
-  const matches = hosts.filter((h) => h === config.hostname).length;
   const expected = hostOf(config.name, config.index);
+  // The hosts list is one range `<name>-[0-(maxSize-1)]`; counting matches does not need its
+  // expansion (100000 strings at the largest size), only the entry the hostname would be.
+  const m = config.hostname.startsWith(`${config.name}-`) ? /^(0|[1-9]\d*)$/.exec(config.hostname.slice(config.name.length + 1)) : null;
+  const matches = m && Number(m[1]) < config.maxSize ? 1 : 0;
   if (matches !== 1 || config.hostname !== expected) {
     throw new HandshakeFailure(HANDSHAKE_EXIT_HOSTNAME,
       `hostname '${config.hostname}' must be exactly one entry of the Flux hosts ${rangeHostlist(config.name, config.maxSize)} `

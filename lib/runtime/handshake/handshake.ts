@@ -20,6 +20,9 @@ const CONNECT_TIMEOUT_MS = 3000;
 const HOSTS_WRITE_DELAY_MS = 200;
 /** How long a resolved directory address is reused across failed connects before a new lookup. */
 const RESOLVED_REUSE_MS = 2000;
+/** Directory session heartbeat: a ping every 10 s; silence for 35 s means rank 0 is gone. */
+const HEARTBEAT_INTERVAL_MS = 10000;
+const HEARTBEAT_TIMEOUT_MS = 35000;
 
 /** Thrown inside loops once the handshake has failed or stopped, to unwind quietly. */
 class Stopped extends Error {}
@@ -159,6 +162,8 @@ export class Handshake {
       this.directory.register(ch, m);
     } else if (m.t === 'joined' && this.directory) {
       this.directory.markJoined(ch, m);
+    } else if (m.t === 'ping') {
+      ch.send({ t: 'pong' });
     } else {
       this.log.warn('unexpected-message', { type: m.t });
       ch.destroy();
@@ -269,7 +274,17 @@ export class Handshake {
       changes.ok({ host, rank0: session.welcome.ip });
       this.rank0 = session.welcome;
       this.directoryChannel = session.ch;
-      await new Promise<void>((resolve) => session.ch.listen((m) => this.onDirectoryMessage(m), () => resolve()));
+      // Heartbeat: a rank 0 whose node vanished sends no FIN, and kernel keepalive takes ~11 min.
+      let heard = Date.now();
+      const heartbeat = setInterval(() => {
+        if (Date.now() - heard > HEARTBEAT_TIMEOUT_MS) session.ch.destroy();
+        else session.ch.send({ t: 'ping' });
+      }, HEARTBEAT_INTERVAL_MS);
+      await new Promise<void>((resolve) => session.ch.listen((m) => {
+        heard = Date.now();
+        this.onDirectoryMessage(m);
+      }, () => resolve()));
+      clearInterval(heartbeat);
       this.directoryChannel = undefined;
       if (this.stopped) return;
       resolved = undefined;
