@@ -1,0 +1,291 @@
+import * as net from 'net';
+import { HandshakeKeys, hmac, macEqual, nonce } from './keys';
+
+/**
+ * The wire protocol: newline-delimited JSON, at most MAX_FRAME_BYTES per line.
+ *
+ *   C→S  {"t":"hello","v":1,"nc":<client nonce>,"fp":<fingerprint>,"rank":<claimed rank>}
+ *   S→C  {"t":"challenge","v":1,"ns":<server nonce>,"fp":<fingerprint>,"mac":HMAC(K,"s",nc,ns,fp)}
+ *   C→S  {"t":"auth","mac":HMAC(K,"c",ns,nc)}
+ *
+ * Both nonces are fresh per connection, so no recorded message verifies again (no replay). After
+ * that every line is `<mac> <json>` with mac = HMAC(Ks, sender, seq, json), Ks = HMAC(K, "session",
+ * nc, ns), so an on-path attacker can neither forge, reorder nor replay messages. K never travels.
+ */
+export const MAX_FRAME_BYTES = 4096;
+export const AUTH_TIMEOUT_MS = 5000;
+const PROTOCOL_VERSION = 1;
+const HEX64 = /^[0-9a-f]{64}$/;
+const HEX32 = /^[0-9a-f]{32}$/;
+
+export type AuthErrorKind = 'mismatch' | 'unauthenticated' | 'protocol' | 'closed' | 'timeout';
+
+export class AuthError extends Error {
+  constructor(
+    readonly kind: AuthErrorKind,
+    message: string,
+    readonly peerFingerprint?: string,
+    readonly claimedRank?: number,
+  ) {
+    super(message);
+    this.name = 'AuthError';
+  }
+}
+
+export interface Message {
+  readonly t: string;
+  readonly [key: string]: unknown;
+}
+
+/** Splits a socket into bounded lines; any violation destroys the socket. */
+class LineSocket {
+  // Raw bytes of the unfinished line; never more than MAX_FRAME_BYTES, so garbage costs little.
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
+  private queue: string[] = [];
+  private waiter: { resolve: (l: string) => void; reject: (e: Error) => void; timer: NodeJS.Timeout } | undefined;
+  private listener: ((line: string) => void) | undefined;
+  private closeListener: ((err: AuthError) => void) | undefined;
+  private closed: AuthError | undefined;
+
+  constructor(readonly socket: net.Socket) {
+    socket.on('data', (d: Buffer) => this.onData(d));
+    socket.on('error', (e) => this.fail(new AuthError('closed', `connection error: ${(e as NodeJS.ErrnoException).code ?? e.message}`)));
+    socket.on('close', () => this.fail(new AuthError('closed', 'connection closed')));
+  }
+
+  private onData(d: Buffer): void {
+    let start = 0;
+    while (!this.closed) {
+      const nl = d.indexOf(10, start);
+      const end = nl < 0 ? d.length : nl;
+      if (this.partialBytes + end - start > MAX_FRAME_BYTES) return this.abort(`frame longer than ${MAX_FRAME_BYTES} bytes`);
+      if (nl < 0) {
+        if (end > start) {
+          // Copy: keeping a slice would pin the whole 64 KiB read buffer.
+          this.partial.push(Buffer.from(d.subarray(start, end)));
+          this.partialBytes += end - start;
+        }
+        return;
+      }
+      const line = this.partial.length === 0
+        ? d.toString('utf8', start, end)
+        : Buffer.concat([...this.partial, d.subarray(start, end)]).toString('utf8');
+      this.partial = [];
+      this.partialBytes = 0;
+      start = nl + 1;
+      this.deliver(line);
+    }
+  }
+
+  private deliver(line: string): void {
+    if (this.listener) return this.listener(line);
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = undefined;
+      clearTimeout(w.timer);
+      return w.resolve(line);
+    }
+    // During the challenge-response only one line is expected at a time.
+    if (this.queue.length >= 4) return this.abort('too many unsolicited frames');
+    this.queue.push(line);
+  }
+
+  abort(reason: string): void {
+    this.fail(new AuthError('protocol', reason));
+  }
+
+  private fail(err: AuthError): void {
+    if (this.closed) return;
+    this.closed = err;
+    this.partial = [];
+    this.queue = [];
+    this.socket.destroy();
+    if (this.waiter) {
+      clearTimeout(this.waiter.timer);
+      this.waiter.reject(err);
+      this.waiter = undefined;
+    }
+    this.closeListener?.(err);
+  }
+
+  next(timeoutMs: number): Promise<string> {
+    if (this.queue.length > 0) return Promise.resolve(this.queue.shift()!);
+    if (this.closed) return Promise.reject(this.closed);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.fail(new AuthError('timeout', `no answer within ${timeoutMs} ms`)), timeoutMs);
+      this.waiter = { resolve, reject, timer };
+    });
+  }
+
+  listen(onLine: (line: string) => void, onClose: (err: AuthError) => void): void {
+    this.listener = onLine;
+    this.closeListener = onClose;
+    if (this.closed) return onClose(this.closed);
+    for (const l of this.queue.splice(0)) onLine(l);
+  }
+
+  write(text: string): void {
+    if (this.closed) return;
+    this.socket.write(text);
+  }
+}
+
+function parse(line: string): Message {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    throw new AuthError('protocol', 'frame is not JSON');
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || typeof (v as { t?: unknown }).t !== 'string') {
+    throw new AuthError('protocol', 'frame is not a message object');
+  }
+  return v as Message;
+}
+
+/** An authenticated connection: every message is MAC'd and sequenced. */
+export class Channel {
+  private sendSeq = 0;
+  private recvSeq = 0;
+  /** Frames sent while a message is being handled leave together in one write. */
+  private outbox: string[] | undefined;
+
+  constructor(
+    private readonly lines: LineSocket,
+    private readonly sessionKey: Buffer,
+    private readonly role: 'c' | 's',
+  ) {}
+
+  get remoteAddress(): string | undefined {
+    return this.lines.socket.remoteAddress;
+  }
+
+  send(msg: Message): void {
+    const frame = this.frame(msg);
+    if (this.outbox) this.outbox.push(frame);
+    else this.lines.write(frame);
+  }
+
+  frame(msg: Message): string {
+    const json = JSON.stringify(msg);
+    return `${hmac(this.sessionKey, this.role, String(this.sendSeq++), json)} ${json}\n`;
+  }
+
+  /** Runs `fn`, sending whatever it sends in one write. */
+  batch(fn: () => void): void {
+    const outer = this.outbox;
+    this.outbox = outer ?? [];
+    try {
+      fn();
+    } finally {
+      if (!outer) {
+        const frames = this.outbox;
+        this.outbox = undefined;
+        if (frames.length > 0) this.lines.write(frames.join(''));
+      }
+    }
+  }
+
+  /** Reads one message (used right after authentication). */
+  async next(timeoutMs: number): Promise<Message> {
+    return this.open(await this.lines.next(timeoutMs));
+  }
+
+  /** Delivers every later message; a bad MAC or frame closes the connection. */
+  listen(onMessage: (m: Message) => void, onClose: (err: AuthError) => void): void {
+    this.lines.listen((line) => {
+      let m: Message;
+      try {
+        m = this.open(line);
+      } catch (e) {
+        return this.lines.abort((e as Error).message);
+      }
+      this.batch(() => onMessage(m));
+    }, onClose);
+  }
+
+  close(): void {
+    closeGently(this.lines.socket);
+  }
+
+  destroy(): void {
+    this.lines.socket.destroy();
+  }
+
+  private open(line: string): Message {
+    const sp = line.indexOf(' ');
+    const mac = line.slice(0, sp);
+    const json = line.slice(sp + 1);
+    const peer = this.role === 'c' ? 's' : 'c';
+    if (sp < 0 || !macEqual(mac, hmac(this.sessionKey, peer, String(this.recvSeq), json))) {
+      throw new AuthError('unauthenticated', 'message authentication failed');
+    }
+    this.recvSeq++;
+    return parse(json);
+  }
+}
+
+/** Flushes what was written, then closes; destroys after a second if the peer keeps it open. */
+function closeGently(socket: net.Socket): void {
+  socket.end();
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+function sessionKey(keys: HandshakeKeys, nc: string, ns: string): Buffer {
+  return Buffer.from(hmac(keys.authKey, 'session', nc, ns), 'hex');
+}
+
+/** Client side: checks the server proves the key, proves it too, sends `first`; returns the channel. */
+export async function authenticateToServer(socket: net.Socket, keys: HandshakeKeys, claimedRank: number, first: Message): Promise<Channel> {
+  const lines = new LineSocket(socket);
+  try {
+    const nc = nonce();
+    lines.write(`${JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nc, fp: keys.fingerprint, rank: claimedRank })}\n`);
+    const ch = parse(await lines.next(AUTH_TIMEOUT_MS));
+    if (ch.t !== 'challenge' || typeof ch.ns !== 'string' || !HEX64.test(ch.ns) || typeof ch.fp !== 'string' || typeof ch.mac !== 'string') {
+      throw new AuthError('protocol', 'expected a challenge');
+    }
+    if (ch.fp !== keys.fingerprint) {
+      throw new AuthError('mismatch', `peer certificate fingerprint ${ch.fp} differs from ours ${keys.fingerprint}`, ch.fp);
+    }
+    if (!macEqual(ch.mac, hmac(keys.authKey, 's', nc, ch.ns, ch.fp))) {
+      throw new AuthError('unauthenticated', 'the peer could not prove it holds the cluster key');
+    }
+    const channel = new Channel(lines, sessionKey(keys, nc, ch.ns), 'c');
+    // The first message rides with the proof: one segment, no wait for the welcome.
+    lines.write(`${JSON.stringify({ t: 'auth', mac: hmac(keys.authKey, 'c', ch.ns, nc) })}\n${channel.frame(first)}`);
+    return channel;
+  } catch (e) {
+    socket.destroy();
+    throw e;
+  }
+}
+
+/** Server side: challenges the client; only a client that proves the key gets a channel. */
+export async function authenticateClient(socket: net.Socket, keys: HandshakeKeys): Promise<Channel> {
+  const lines = new LineSocket(socket);
+  try {
+    const hello = parse(await lines.next(AUTH_TIMEOUT_MS));
+    if (hello.t !== 'hello' || hello.v !== PROTOCOL_VERSION || typeof hello.nc !== 'string' || !HEX64.test(hello.nc)
+      || typeof hello.fp !== 'string' || !HEX32.test(hello.fp)) {
+      throw new AuthError('protocol', 'expected a hello');
+    }
+    const claimed = Number.isInteger(hello.rank) ? (hello.rank as number) : undefined;
+    const ns = nonce();
+    lines.write(`${JSON.stringify({ t: 'challenge', v: PROTOCOL_VERSION, ns, fp: keys.fingerprint, mac: hmac(keys.authKey, 's', hello.nc, ns, keys.fingerprint) })}\n`);
+    if (hello.fp !== keys.fingerprint) {
+      throw new AuthError('mismatch', `client certificate fingerprint ${hello.fp} differs from ours`, hello.fp, claimed);
+    }
+    const auth = parse(await lines.next(AUTH_TIMEOUT_MS));
+    if (auth.t !== 'auth' || typeof auth.mac !== 'string' || !macEqual(auth.mac, hmac(keys.authKey, 'c', ns, hello.nc))) {
+      throw new AuthError('unauthenticated', 'the client could not prove it holds the cluster key', undefined, claimed);
+    }
+    return new Channel(lines, sessionKey(keys, hello.nc, ns), 's');
+  } catch (e) {
+    // Let the challenge reach a mismatched client so it can report the mismatch itself.
+    if (e instanceof AuthError && e.kind === 'mismatch') closeGently(socket);
+    else socket.destroy();
+    throw e;
+  }
+}
