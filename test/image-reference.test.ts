@@ -39,13 +39,14 @@ describe('image references', () => {
       containers: [{ image: `ubuntu@${DIGEST}`, runFlux: true }, { image: `nginx:1.27@${DIGEST}`, name: 'web' }],
       flux: { container: { image: `ghcr.io/converged-computing/flux-view-ubuntu@${DIGEST}` } },
       certificate: CertificateSource.generatedInCluster({ image: `docker.io/library/node@${DIGEST}` }),
+      handshake: { image: `docker.io/library/node@${DIGEST}` },
     };
     const chart = Testing.chart();
     new MiniCluster(chart, 'flux-sample', pinned);
     const images = Testing.synth(chart).flatMap((d) => d.spec?.template?.spec ? [...(d.spec.template.spec.initContainers ?? []), ...d.spec.template.spec.containers] : [])
       .map((c: any) => c.image).sort();
     // THEN the pins reach the pods unchanged
-    expect(images).toEqual([`docker.io/library/node@${DIGEST}`, `ghcr.io/converged-computing/flux-view-ubuntu@${DIGEST}`, `nginx:1.27@${DIGEST}`, `ubuntu@${DIGEST}`]);
+    expect(images).toEqual([`docker.io/library/node@${DIGEST}`, `docker.io/library/node@${DIGEST}`, `ghcr.io/converged-computing/flux-view-ubuntu@${DIGEST}`, `nginx:1.27@${DIGEST}`, `ubuntu@${DIGEST}`]);
     // AND bad references are reported at once, by property
     let message = '';
     try {
@@ -54,11 +55,13 @@ describe('image references', () => {
         containers: [{ image: 'Ubuntu:noble' }],
         flux: { container: { image: 'ghcr.io/x/view@sha256:123' } },
         certificate: CertificateSource.generatedInCluster({ image: 'node:' }),
+        handshake: { image: 'node@sha256:' },
       });
     } catch (e) {
       message = (e as Error).message;
     }
-    expect(message).toMatch(/\(4 problems\)/);
+    expect(message).toMatch(/\(5 problems\)/);
+    expect(message).toContain('- handshake.image = "node@sha256:": must be an image reference');
     expect(message).toContain('- containers[0].image = "Ubuntu:noble": must be an image reference');
     expect(message).toContain('- flux.container.image = "ghcr.io/x/view@sha256:123": must be an image reference');
     expect(message).toContain('- certificate.image = "node:": must be an image reference');

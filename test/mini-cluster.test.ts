@@ -1,6 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
 import { parse } from 'smol-toml';
-import { CertificateSource, MiniCluster, MiniClusterProps, PodRestartPolicy, PodSecurityLevel } from '../lib';
+import { CertificateSource, HandshakeMode, MiniCluster, MiniClusterProps, PodRestartPolicy, PodSecurityLevel } from '../lib';
 import { createCurveCert } from '../lib/cert';
 import { expectValidManifests } from './support/k8s-validate';
 
@@ -44,7 +44,7 @@ describe('MiniCluster', () => {
     expect(() => cluster.hostname(4)).toThrow(/outside 0..3/);
     const toml = parse(configMap.data['broker.toml']) as any;
     expect(toml.bootstrap.hosts).toEqual([{ host: 'flux-sample-[0-3]' }]);
-    expect(Object.keys(configMap.data).sort()).toEqual(['broker.toml', 'entrypoint.sh', 'flux-init.sh']);
+    expect(Object.keys(configMap.data).sort()).toEqual(['broker.toml', 'entrypoint.sh', 'flux-init.sh', 'handshake.js']);
     expectValidManifests(docs, { kubernetesVersion: '1.34' });
   });
 
@@ -59,8 +59,9 @@ describe('MiniCluster', () => {
       { name: 'flux-entrypoint', mountPath: '/flux_operator', readOnly: true },
       { name: 'flux-curve-cert', mountPath: '/etc/flux-curve', readOnly: true },
       { name: 'flux-software', mountPath: '/opt/software' },
+      { name: 'flux-handshake', mountPath: '/mnt/flux-handshake', readOnly: true },
     ]);
-    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-view']);
+    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-view', 'flux-handshake']);
     expect(pod.initContainers[0].image).toBe('ghcr.io/converged-computing/flux-view-ubuntu:tag-noble');
     const cert = pod.volumes.find((v: any) => v.name === 'flux-curve-cert');
     expect(cert.secret).toEqual({ secretName: 'flux-sample-curve', defaultMode: 0o400, items: [{ key: 'curve.cert', path: 'curve.cert' }] });
@@ -221,7 +222,7 @@ describe('MiniCluster', () => {
   test('a changed mount path moves every Flux path with it', () => {
     const { job, configMap } = synth({ ...hello, flux: { container: { mountPath: '/opt/flux' } } });
     expect(job.spec.template.spec.containers[0].volumeMounts[0]).toEqual({ name: 'flux-view', mountPath: '/opt/flux' });
-    for (const text of Object.values<string>(configMap.data)) expect(text).not.toContain('/mnt/flux');
+    for (const text of Object.values<string>(configMap.data)) expect(text).not.toMatch(/\/mnt\/flux(?!-handshake)/);
   });
 
   test('output size and object count do not grow with cluster size', () => {
@@ -246,7 +247,8 @@ describe('MiniCluster certificate', () => {
     expect(cluster.certificateJob?.secretName).toBe('flux-sample-curve');
     expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual([
       'ConfigMap/flux-sample-curve-cert-program', 'ConfigMap/flux-sample-entrypoint', 'Job/flux-sample', 'Job/flux-sample-curve-cert',
-      'Role/flux-sample-curve-cert', 'RoleBinding/flux-sample-curve-cert', 'Service/flux-sample', 'ServiceAccount/flux-sample-curve-cert',
+      'Role/flux-sample-curve-cert', 'RoleBinding/flux-sample-curve-cert', 'Service/flux-sample', 'Service/flux-sample-rendezvous',
+      'ServiceAccount/flux-sample-curve-cert',
     ]);
     expect(docs.some((d) => d.kind === 'Secret')).toBe(false);
     expect(JSON.stringify(docs)).not.toMatch(/secret-key\s*=/);
@@ -256,7 +258,7 @@ describe('MiniCluster certificate', () => {
 
   test('an existing Secret is only mounted', () => {
     const { docs, job } = synth({ ...hello, certificate: CertificateSource.fromExistingSecret('sealed-curve') });
-    expect(docs.map((d) => d.kind).sort()).toEqual(['ConfigMap', 'Job', 'Service']);
+    expect(docs.map((d) => d.kind).sort()).toEqual(['ConfigMap', 'Job', 'Service', 'Service']);
     expect(job.spec.template.spec.volumes.find((v: any) => v.name === 'flux-curve-cert').secret.secretName).toBe('sealed-curve');
   });
 
@@ -274,5 +276,78 @@ describe('MiniCluster certificate', () => {
   test('a generated certificate needs a name of at most 52 characters', () => {
     expect(() => synth(hello, 'a'.repeat(53))).toThrow(/name = "a{53}": must be at most 52 characters with CertificateSource.generatedInCluster/);
     expect(() => synth({ ...hello, certificate: CertificateSource.fromExistingSecret() }, 'a'.repeat(53))).not.toThrow();
+  });
+});
+
+describe('MiniCluster hosts handshake', () => {
+  const initNames = (job: any) => job.spec.template.spec.initContainers.map((c: any) => c.name);
+
+  test('1.29+: a native sidecar gated by a startup probe, a rendezvous Service on index 0, and a FailJob rule', () => {
+    // WHEN
+    const { docs, job, configMap } = synth({ ...hello, kubernetesVersion: '1.34' });
+    // THEN the sidecar runs the bundled program from the entrypoint ConfigMap
+    const sidecar = job.spec.template.spec.initContainers[1];
+    expect(sidecar.name).toBe('flux-handshake');
+    expect(sidecar.restartPolicy).toBe('Always');
+    expect(sidecar.command.slice(0, 5)).toEqual(['node', '--max-semi-space-size=1', '--lite-mode', '--no-expose-wasm', '/flux_operator/handshake.js']);
+    expect(sidecar.command).toEqual(expect.arrayContaining(['--name=flux-sample', '--size=4', '--quorum=4', '--mode=rendezvous', '--lifecycle=sidecar', '--cert=/etc/flux-curve/curve.cert']));
+    expect(sidecar.startupProbe.exec.command).toEqual(['sh', '-c', 'test -f /mnt/flux-handshake/ready || test -f /mnt/flux-handshake/failed']);
+    expect(sidecar.startupProbe.failureThreshold).toBeGreaterThan(300);
+    expect(sidecar.env).toEqual([
+      { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+      { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+    ]);
+    expect(configMap.data['handshake.js']).toContain('handshake deadline');
+    expect(configMap.data['entrypoint.sh']).toContain("handshake_dir='/mnt/flux-handshake'");
+    // AND the rendezvous Service selects only rank 0 of this Job, before it is Ready
+    const rdv = docs.find((d) => d.kind === 'Service' && d.metadata.name === 'flux-sample-rendezvous');
+    expect(rdv.spec).toEqual({
+      type: 'ClusterIP', publishNotReadyAddresses: true,
+      selector: { 'batch.kubernetes.io/job-completion-index': '0', 'batch.kubernetes.io/job-name': 'flux-sample' },
+      ports: [{ name: 'handshake', port: 8060, targetPort: 8060, protocol: 'TCP' }],
+    });
+    // AND it is emitted before the Job, so its name is never looked up before it exists
+    expect(docs.indexOf(rdv)).toBeLessThan(docs.indexOf(job));
+    // AND a handshake failure fails the Job deliberately, by its exit code on the runner
+    expect(job.spec.podFailurePolicy.rules[1]).toEqual({
+      action: 'FailJob', onExitCodes: { containerName: 'flux-sample', operator: 'In', values: [64, 70, 81, 82, 83, 84, 85, 86] },
+    });
+    expectValidManifests(docs, { kubernetesVersion: '1.34' });
+  });
+
+  test('1.28: a plain init container in rendezvous mode; 1.27: DNS mode, no rendezvous Service', () => {
+    const v28 = synth({ ...hello, kubernetesVersion: '1.28' });
+    const init28 = v28.job.spec.template.spec.initContainers[1];
+    expect(init28.restartPolicy).toBeUndefined();
+    expect(init28.startupProbe).toBeUndefined();
+    expect(init28.command).toEqual(expect.arrayContaining(['--lifecycle=init', '--mode=rendezvous']));
+    expectValidManifests(v28.docs, { kubernetesVersion: '1.28' });
+    const v27 = synth({ ...hello, kubernetesVersion: '1.27' });
+    expect(v27.job.spec.template.spec.initContainers[1].command).toEqual(expect.arrayContaining(['--lifecycle=init', '--mode=dns']));
+    expect(v27.docs.some((d) => d.metadata.name === 'flux-sample-rendezvous')).toBe(false);
+    expectValidManifests(v27.docs, { kubernetesVersion: '1.27' });
+  });
+
+  test('an elastic cluster: the handshake knows every possible pod, and waits for the quorum', () => {
+    const { job } = synth({ ...hello, size: 2, maxSize: 8, minSize: 1 });
+    expect(job.spec.template.spec.initContainers[1].command).toEqual(expect.arrayContaining(['--size=8', '--max-size=8', '--quorum=1']));
+  });
+
+  test('options reach the program; disabled leaves no trace', () => {
+    const { job } = synth({ ...hello, handshake: { deadlineSeconds: 60, port: 9100, mode: HandshakeMode.DNS, image: 'node:20-alpine' } });
+    const sidecar = job.spec.template.spec.initContainers[1];
+    expect(sidecar.image).toBe('node:20-alpine');
+    expect(sidecar.ports).toEqual([{ name: 'handshake', containerPort: 9100, protocol: 'TCP' }]);
+    expect(sidecar.command).toEqual(expect.arrayContaining(['--deadline-seconds=60', '--port=9100', '--mode=dns']));
+    const off = synth({ ...hello, handshake: { enabled: false } });
+    expect(initNames(off.job)).toEqual(['flux-view']);
+    expect(off.configMap.data['handshake.js']).toBeUndefined();
+    expect(off.configMap.data['entrypoint.sh']).not.toContain('handshake_dir');
+    expect(off.docs.some((d) => d.metadata.name === 'flux-sample-rendezvous')).toBe(false);
+  });
+
+  test('bad handshake options are validation errors', () => {
+    expect(() => synth({ ...hello, handshake: { port: 8050, deadlineSeconds: 0 } })).toThrow(/handshake.deadlineSeconds = 0[\s\S]*handshake.port = 8050: must be a port from 1 to 65535 other than the broker port \(8050\)/);
+    expect(() => synth({ ...hello, kubernetesVersion: '1.27', handshake: { mode: HandshakeMode.RENDEZVOUS } })).toThrow(/handshake.mode = "rendezvous": rendezvous needs Kubernetes 1.28 or newer/);
   });
 });

@@ -92,7 +92,7 @@ describe('NetworkPolicy', () => {
     expect(policy.spec.egress).toBeUndefined();
     expect(policy.spec.ingress).toEqual([{
       from: [{ podSelector: { matchLabels: { 'flux-framework.org/minicluster': 'flux' } } }],
-      ports: [{ protocol: 'TCP', port: 80 }, { protocol: 'TCP', port: 8080 }, { protocol: 'TCP', port: 9000 }],
+      ports: [{ protocol: 'TCP', port: 80 }, { protocol: 'TCP', port: 8060 }, { protocol: 'TCP', port: 8080 }, { protocol: 'TCP', port: 9000 }],
     }]);
   });
 

@@ -1,5 +1,6 @@
 import { CertificateSource } from './certificate';
 import { MiniClusterContainer } from './props/container';
+import { HandshakeOptions } from './props/handshake';
 import { FluxOptions } from './props/flux';
 import { GitOpsOptions } from './props/gitops';
 import { ArchiveOptions, LoggingOptions, NetworkOptions, PodOptions } from './props/pod';
@@ -59,6 +60,12 @@ export interface MiniClusterProps {
    * @default '1.34' (DEFAULT_KUBERNETES_VERSION)
    */
   readonly kubernetesVersion?: string;
+  /**
+   * The hosts handshake: every broker's TBON parent is known by IP, reachable and holds the same
+   * certificate before Flux starts, bounded by a deadline (docs/handshake.md).
+   * @default - on: a native sidecar from Kubernetes 1.29, an init container before
+   */
+  readonly handshake?: HandshakeOptions;
   /**
    * The CURVE certificate shared by all brokers.
    * @default CertificateSource.generatedInCluster() (a Job creates Secret `<name>-curve` once)

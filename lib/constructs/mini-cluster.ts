@@ -18,6 +18,9 @@ import { addGitOpsAnnotations, jobLabels, runJobName, withSuspend } from './priv
 import { networkPolicyManifest } from './private/network-policy';
 import { podSecuritySettings, securePodTemplate } from './private/pod-security';
 import { renderScripts } from '../scripts/render';
+import { HANDSHAKE_PROGRAM, rendezvousServiceName } from '../core/handshake-contract';
+import { runtimeBundle } from '../core/runtime-bundle';
+import { HANDSHAKE_PROGRAM_KEY, HandshakeParts, handshakeParts, rendezvousService } from './private/handshake';
 
 
 /**
@@ -53,6 +56,7 @@ export class MiniCluster extends Construct {
   public readonly certificateJob?: CurveCertJob;
 
   private readonly resolved: ResolvedMiniCluster;
+  private readonly handshake?: HandshakeParts;
 
   constructor(scope: Construct, id: string, props: MiniClusterProps) {
     super(scope, id);
@@ -94,8 +98,10 @@ export class MiniCluster extends Construct {
     }
     this.hostlist = this.brokerConfig.hostlist;
 
+    this.handshake = handshakeParts(r);
     this.certificateJob = this.certificate();
     this.headlessService();
+    this.rendezvousService();
     this.entrypointConfigMap();
     this.job();
   }
@@ -154,6 +160,12 @@ export class MiniCluster extends Construct {
     return undefined;
   }
 
+  private rendezvousService() {
+    if (!this.handshake) return;
+    const service = rendezvousService(this.handshake, this.metadata(rendezvousServiceName(this.jobName), 'rendezvous-service'));
+    if (service) new ApiObject(this, 'RendezvousService', service as any);
+  }
+
   private headlessService() {
     const r = this.resolved;
     new ApiObject(this, 'Service', {
@@ -179,7 +191,9 @@ export class MiniCluster extends Construct {
       data: Lazy.any({
         produce: () => sortKeys({
           'broker.toml': this.brokerConfig.toToml(),
-          ...renderScripts(scriptModel(this.resolved, this.brokerConfig.toToml(), this.brokerOptions())),
+          ...renderScripts(scriptModel(this.resolved, this.brokerConfig.toToml(), this.brokerOptions(), this.handshake
+            ? { dir: this.handshake.wiring.outDir, waitSeconds: this.handshake.scriptWaitSeconds } : undefined)),
+          ...(this.handshake ? { [HANDSHAKE_PROGRAM_KEY]: runtimeBundle(HANDSHAKE_PROGRAM) } : {}),
         }),
       }),
     });
@@ -204,10 +218,13 @@ export class MiniCluster extends Construct {
 
   private job() {
     const r = this.resolved;
+    const hs = this.handshake;
+    const containers = appContainers(r).map((c) => (hs && c.name === r.name ? { ...c, volumeMounts: [...c.volumeMounts ?? [], hs.runnerMount] } : c));
     const spec = securePodTemplate(jobSpec(r, {
-      initContainers: [fluxViewInitContainer(r)],
-      containers: appContainers(r),
-      volumes: podVolumes(r, this.certificateSecretName),
+      initContainers: [fluxViewInitContainer(r), ...(hs ? [hs.container] : [])],
+      containers,
+      volumes: [...podVolumes(r, this.certificateSecretName), ...(hs ? [hs.volume] : [])],
+      failureRules: hs ? [hs.failureRule] : [],
       labels: { ...podLabels(this.jobName, r.props.pod?.labels), 'app.kubernetes.io/instance': this.clusterName },
     }), podSecuritySettings(r.props));
     const job = new ApiObject(this, 'Job', {

@@ -37,8 +37,10 @@ export interface SidecarScriptModel {
 
 /** The hosts handshake hand-off (see lib/core/handshake-contract.ts). */
 export interface HandshakeScriptModel {
-  /** Shared directory where the handshake writes this rank's parent address and `ready`. */
+  /** Shared directory where the handshake writes `parent.env`, then `ready` or `failed`. */
   readonly dir: string;
+  /** Seconds to wait for `ready` before failing. @default DEFAULT_HANDSHAKE_WAIT_SECONDS (600) */
+  readonly waitSeconds?: number;
 }
 
 export interface ScriptModel {

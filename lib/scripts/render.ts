@@ -4,7 +4,7 @@
  * the few facts the scripts rely on for their own correctness, and fails with every problem at once.
  */
 import { rangeHostlist } from '../core/hostlist';
-import { HandshakeScriptModel, LeadMode, ScriptModel, SidecarScriptModel } from './model';
+import { LeadMode, ScriptModel, SidecarScriptModel } from './model';
 import { shellQuote } from './shell-quote';
 import { renderTemplate, TemplateContext } from './template';
 
@@ -21,12 +21,6 @@ export function sidecarScriptKey(name: string): string {
 export const DEFAULT_HANDSHAKE_WAIT_SECONDS = 600;
 /** Seconds a sidecar waits for the runner's flux-view.sh before it runs without it. */
 export const DEFAULT_VIEW_WAIT_SECONDS = 600;
-
-/**
- * The handshake model with its wait bound. `waitSeconds` is not in the lead's contract yet
- * (lib/scripts/model.ts); until it is, it defaults to DEFAULT_HANDSHAKE_WAIT_SECONDS.
- */
-type HandshakeWithWait = HandshakeScriptModel & { readonly waitSeconds?: number };
 
 /** Renders every script of the MiniCluster, keyed by ConfigMap key. Output is deterministic. */
 export function renderScripts(model: ScriptModel): { [configMapKey: string]: string } {
@@ -63,7 +57,7 @@ function renderInit(model: ScriptModel): string {
 
 function renderEntrypoint(model: ScriptModel): string {
   const mode = model.leadMode;
-  const handshake = model.handshake as HandshakeWithWait | undefined;
+  const handshake = model.handshake;
   const runsProgram = mode !== LeadMode.INTERACTIVE;
   const context: TemplateContext = {
     values: {
@@ -253,7 +247,7 @@ function checkModel(model: ScriptModel): string[] {
     seen.add(sidecar.name);
   }
 
-  const handshake = model.handshake as HandshakeWithWait | undefined;
+  const handshake = model.handshake;
   if (handshake) {
     if (model.hostlist !== rangeHostlist(model.clusterName, Math.max(1, model.maxSize))) {
       bad('hostlist', model.hostlist, `must be ${rangeHostlist(model.clusterName, Math.max(1, model.maxSize))} for the hosts handshake to split it`);

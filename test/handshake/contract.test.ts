@@ -12,7 +12,7 @@ describe('handshake contract', () => {
       'node', '--max-semi-space-size=1', '--lite-mode', '--no-expose-wasm', '/program/handshake.js',
       '--name=flux-sample', '--service=flux-sample', '--size=4', '--max-size=4', '--quorum=4', '--topology=kary:256',
       '--mode=rendezvous', '--lifecycle=sidecar', '--port=8060', '--flux-port=8050', '--bind-interface=eth0',
-      '--deadline-seconds=300', '--out-dir=/mnt/flux-handshake', '--cert=/flux_operator/curve/curve.cert',
+      '--deadline-seconds=300', '--out-dir=/mnt/flux-handshake', '--cert=/etc/flux-curve/curve.cert',
       '--cluster-domain=cluster.local',
     ]);
     expect(w.env).toEqual([

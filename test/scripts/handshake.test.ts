@@ -27,8 +27,14 @@ function runPod(model: ScriptModel, options: Parameters<Sandbox['run']>[2] = {})
   });
 }
 
+/** parent.env as the handshake writes it, from 'RANK HOST IP PORT' (missing fields are left out). */
+function parentEnv(parentLine: string): string {
+  const keys = ['FLUX_PARENT_RANK', 'FLUX_PARENT_HOST', 'FLUX_PARENT_IP', 'FLUX_PARENT_PORT'];
+  return parentLine.split(' ').slice(0, 4).map((v, i) => `${keys[i]}=${v}\n`).join('');
+}
+
 function handshakeDone(parentLine?: string): void {
-  if (parentLine !== undefined) fs.writeFileSync(path.join(sandbox.handshake, 'parent'), `${parentLine}\n`);
+  if (parentLine !== undefined) fs.writeFileSync(path.join(sandbox.handshake, 'parent.env'), parentEnv(parentLine));
   fs.writeFileSync(path.join(sandbox.handshake, 'ready'), '');
 }
 
@@ -96,7 +102,7 @@ describe('entrypoint.sh with the hosts handshake', () => {
   test('a worker re-reads the parent before every restart', () => {
     // GIVEN the parent moves to a new address while the first broker runs (a restarted lead pod)
     handshakeDone('0 flux-sample-0 10.0.0.1 8050');
-    const moveParent = `[ "$s" = 1 ] && echo '0 flux-sample-0 10.0.0.2 8050' > '${sandbox.handshake}/parent'; true`;
+    const moveParent = `[ "$s" = 1 ] && printf '%s' '${parentEnv('0 flux-sample-0 10.0.0.2 8050')}' > '${sandbox.handshake}/parent.env'; true`;
     // WHEN the first broker exits 1 and the second exits 0
     const result = runPod(handshakeModel(4), { hostname: 'flux-sample-3', startCodes: '1 0', onStart: moveParent });
     // THEN the restart connects to the new address
@@ -115,6 +121,17 @@ describe('entrypoint.sh with the hosts handshake', () => {
     expect(sandbox.brokerCalls()).toHaveLength(0);
   });
 
+  test('a failed handshake ends the container with its exit code and message, no broker', () => {
+    // GIVEN the handshake wrote `failed` (a certificate mismatch)
+    fs.writeFileSync(path.join(sandbox.handshake, 'failed'), "HANDSHAKE_EXIT_CODE=82\nHANDSHAKE_MESSAGE='rank 0 holds a different certificate'\n");
+    // WHEN the pod starts
+    const result = runPod(handshakeModel(4), { hostname: 'flux-sample-1' });
+    // THEN
+    expect(result.status).toBe(82);
+    expect(result.stderr).toContain("the hosts handshake failed (exit code 82): 'rank 0 holds a different certificate'");
+    expect(sandbox.brokerCalls()).toHaveLength(0);
+  });
+
   test('the default wait is rendered into the script and HANDSHAKE_WAIT_SECONDS must be a number', () => {
     const model = handshakeModel(4);
     expect(renderScripts(model)['entrypoint.sh']).toContain('seconds_from_env HANDSHAKE_WAIT_SECONDS \'600\'');
@@ -130,12 +147,11 @@ describe('entrypoint.sh with the hosts handshake', () => {
     ['2 flux-sample-2 10.0.0.1 8050'],
     ['0 flux-sample-0 10.0.0.1" 8050'],
     ['0 flux-sample-0 10.0.0.1 99999'],
-    ['0 flux-sample-0 10.0.0.1 8050 extra'],
   ])('a malformed parent line (%s) is a clear error', (line) => {
     handshakeDone(line);
     const result = runPod(handshakeModel(4), { hostname: 'flux-sample-2' });
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain("parent must hold 'RANK HOSTNAME IP PORT' of a rank below 2");
+    expect(result.stderr).toContain('parent.env must name a rank below 2 with its IP and port');
     expect(sandbox.brokerCalls()).toHaveLength(0);
   });
 

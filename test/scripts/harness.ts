@@ -304,7 +304,7 @@ export function sampleModel(sandbox?: Sandbox, overrides: Partial<ScriptModel> =
     mountPath,
     viewDisabled: true,
     brokerToml: brokerToml(mountPath, hostlist),
-    certificatePath: sandbox?.certificate ?? '/flux_operator/curve/curve.cert',
+    certificatePath: sandbox?.certificate ?? '/etc/flux-curve/curve.cert',
     brokerOptions: brokerOptions(mountPath),
     resourceEncodeArgs: ['--local'],
     fluxEnvironment: [],

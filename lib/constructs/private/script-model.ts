@@ -1,13 +1,13 @@
 /** Builds the entrypoint scripts' model from resolved props. */
 import { CERTIFICATE_MOUNT_DIR, CERTIFICATE_SECRET_KEY } from '../../core/certificate-contract';
 import { hostname, rangeHostlist } from '../../core/hostlist';
-import { LeadMode, ScriptModel } from '../../scripts/model';
+import { HandshakeScriptModel, LeadMode, ScriptModel } from '../../scripts/model';
 import { nodeTaskFlags, resourceEncodeArgs, ResolvedMiniCluster } from './resolve';
 
 /** Restarts allowed to a worker broker when no successPolicy reaps workers. */
 const BOUNDED_WORKER_RESTARTS = 10;
 
-export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOptions: string[]): ScriptModel {
+export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOptions: string[], handshake?: HandshakeScriptModel): ScriptModel {
   const c = r.runner;
   const script = blankToUndefined(c.commands?.script);
   const command = blankToUndefined(c.command);
@@ -60,6 +60,7 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
     // With successPolicy the Job reaps workers when the lead ends; otherwise bound the loop.
     workerMaxRestarts: r.features.successPolicy ? 0 : BOUNDED_WORKER_RESTARTS,
     workerRestartDelaySeconds: 5,
+    handshake,
     sidecars: r.props.containers
       .filter((x, i) => i !== r.runnerIndex && !x.noWrapEntrypoint)
       .map((x) => ({ name: x.name!, command: x.command, commands: { init: x.commands?.init, pre: x.commands?.pre, post: x.commands?.post, servicePre: x.commands?.servicePre } })),

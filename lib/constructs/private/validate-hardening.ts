@@ -16,6 +16,7 @@ function imageViolations(props: MiniClusterProps): Violation[] {
   const images: [string, unknown][] = [
     ...(Array.isArray(props.containers) ? props.containers : []).map((c, i): [string, unknown] => [`containers[${i}].image`, c?.image]),
     ['flux.container.image', props.flux?.container?.image],
+    ['handshake.image', props.handshake?.image],
   ];
   if (props.certificate?.kind === CertificateSourceKind.GENERATED_IN_CLUSTER) images.push(['certificate.image', props.certificate.generated?.image]);
   const out: Violation[] = [];

@@ -2,6 +2,7 @@
  * Synth-time validation of MiniCluster props: a table of rules, each naming the property path,
  * the bad value and the rule. All problems are reported at once, before anything is created.
  */
+import { HandshakeMode } from '../../core/handshake-contract';
 import { parseTopology } from '../../core/topology';
 import { parseKubernetesVersion } from '../../core/kubernetes-version';
 import {
@@ -79,6 +80,7 @@ export function validateMiniClusterProps(props: MiniClusterProps, ctx: Validatio
   validateLabels(props.jobLabels, 'jobLabels', add);
 
   validateCertificate(props, ctx, add);
+  validateHandshake(props, add);
   validateFlux(props, add);
   validateNetwork(props, add);
   validatePod(props, add);
@@ -100,6 +102,22 @@ function formatValue(v: unknown): string {
 }
 
 type Add = (path: string, value: unknown, rule: string) => void;
+
+function validateHandshake(props: MiniClusterProps, add: Add) {
+  const h = props.handshake;
+  if (!h || h.enabled === false) return;
+  if (h.deadlineSeconds !== undefined && !intInRange(h.deadlineSeconds, 1, 86400)) add('handshake.deadlineSeconds', h.deadlineSeconds, 'must be an integer from 1 to 86400');
+  const brokerPort = props.network?.brokerPort ?? 8050;
+  if (h.port !== undefined && (!intInRange(h.port, 1, 65535) || h.port === brokerPort)) {
+    add('handshake.port', h.port, `must be a port from 1 to 65535 other than the broker port (${brokerPort})`);
+  }
+  if (h.mode !== undefined && !Object.values(HandshakeMode).includes(h.mode)) add('handshake.mode', h.mode, `must be one of ${Object.values(HandshakeMode).join(', ')}`);
+  const minor = props.kubernetesVersion === undefined ? 99 : parseKubernetesVersion(props.kubernetesVersion);
+  if (h.mode === HandshakeMode.RENDEZVOUS && typeof minor === 'number' && minor < 28) {
+    add('handshake.mode', h.mode, 'rendezvous needs Kubernetes 1.28 or newer (the job-completion-index pod label); use HandshakeMode.DNS');
+  }
+  if (h.image !== undefined && (h.image.trim() === '' || /\s/.test(h.image))) add('handshake.image', h.image, 'must be a non-empty image reference without spaces');
+}
 
 function validateCertificate(props: MiniClusterProps, ctx: ValidationContext, add: Add) {
   const c = props.certificate;

@@ -259,17 +259,33 @@ rewrite_hosts_line() {
   fi
 }
 
+# The value of KEY in a KEY=value file written by the handshake ($1 file, $2 key); never sourced,
+# so a bad file cannot run code.
+env_file_value() {
+  local line
+  while IFS= read -r line || [ -n "$line" ]; do
+    if [ "${line%%=*}" = "$2" ]; then
+      printf '%s' "${line#*=}"
+      return 0
+    fi
+  done < "$1"
+  return 1
+}
+
 # Writes this rank's broker.toml: the hosts entry is split around the TBON parent (ranks before it,
-# the parent with an explicit connect URI, ranks after it), keeping rank order, from the line
-# "RANK HOSTNAME IP PORT" that the hosts handshake wrote.
+# the parent with an explicit connect URI, ranks after it), keeping rank order, from the parent
+# address the hosts handshake wrote to parent.env.
 write_rank_config() {
-  local parent_rank='' parent_host='' parent_ip='' parent_port='' extra='' address entries=() joined entry
-  read -r parent_rank parent_host parent_ip parent_port extra < "$handshake_dir/parent" || [ -n "$parent_rank" ] ||
-    fail "cannot read $handshake_dir/parent"
+  local parent_file="$handshake_dir/parent.env" parent_rank parent_host parent_ip parent_port address entries=() joined entry
+  [ -r "$parent_file" ] || fail "cannot read $parent_file"
+  parent_rank=$(env_file_value "$parent_file" FLUX_PARENT_RANK)
+  parent_host=$(env_file_value "$parent_file" FLUX_PARENT_HOST)
+  parent_ip=$(env_file_value "$parent_file" FLUX_PARENT_IP)
+  parent_port=$(env_file_value "$parent_file" FLUX_PARENT_PORT)
   if [[ ! $parent_rank =~ ^[0-9]+$ ]] || [ "$parent_rank" -ge "$rank" ] || [ "$parent_host" != "$cluster_name-$parent_rank" ] ||
     [[ ! $parent_ip =~ ^[0-9A-Fa-f.:]+$ ]] || [[ ! $parent_port =~ ^[0-9]+$ ]] || [ "$parent_port" -lt 1 ] ||
-    [ "$parent_port" -gt 65535 ] || [ -n "$extra" ]; then
-    fail "$handshake_dir/parent must hold 'RANK HOSTNAME IP PORT' of a rank below $rank, got '$parent_rank $parent_host $parent_ip $parent_port $extra'"
+    [ "$parent_port" -gt 65535 ]; then
+    fail "$parent_file must name a rank below $rank with its IP and port, got rank '$parent_rank' host '$parent_host' ip '$parent_ip' port '$parent_port'"
   fi
   address=$parent_ip
   if [[ $address == *:* ]]; then
@@ -295,10 +311,23 @@ write_rank_config() {
 prepare_broker_config() {
   broker_config_dir=$shared_config_dir
 #@@IF HANDSHAKE@@
-  # Wait (bounded) for the hosts handshake, then connect to the parent by its address.
-  if ! wait_for_file "$handshake_dir/ready" "$handshake_wait_seconds"; then
-    fail "the hosts handshake did not write $handshake_dir/ready within ${handshake_wait_seconds}s (HANDSHAKE_WAIT_SECONDS)"
-  fi
+  # Wait (bounded) for the hosts handshake, then connect to the parent by its address. A failed
+  # handshake ends this container with the handshake's own exit code, which the Job's
+  # podFailurePolicy and `kubectl describe` show.
+  local deadline=$((SECONDS + handshake_wait_seconds)) code
+  until [ -e "$handshake_dir/ready" ]; do
+    if [ -e "$handshake_dir/failed" ]; then
+      code=$(env_file_value "$handshake_dir/failed" HANDSHAKE_EXIT_CODE) || code=1
+      [[ $code =~ ^[0-9]+$ ]] || code=1
+      printf '%s: error: the hosts handshake failed (exit code %s): %s\n' "$script_name" "$code" \
+        "$(env_file_value "$handshake_dir/failed" HANDSHAKE_MESSAGE)" >&2
+      exit "$code"
+    fi
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      fail "the hosts handshake did not write $handshake_dir/ready within ${handshake_wait_seconds}s (HANDSHAKE_WAIT_SECONDS)"
+    fi
+    sleep 1
+  done
   if [ "$rank" -gt 0 ]; then
     write_rank_config || fail "cannot write $rank_config_dir/broker.toml"
     broker_config_dir=$rank_config_dir

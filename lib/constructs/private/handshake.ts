@@ -1,0 +1,120 @@
+/** Wires the hosts-handshake program into the pod: native sidecar or init container, volume, Service. */
+import type { Container, EnvVar, Service, Volume } from 'kubernetes-types-1.30/core/v1';
+import type { PodFailurePolicyRule } from 'kubernetes-types-1.30/batch/v1';
+import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
+import {
+  HandshakeLifecycle, HandshakeMode, HandshakeWiring, HANDSHAKE_PROGRAM, handshakeWiring,
+} from '../../core/handshake-contract';
+import { DEFAULT_NODE_IMAGE } from '../../core/images';
+import { ENTRYPOINT_MOUNT_DIR } from '../../core/paths';
+import { VOLUMES } from './containers';
+import { ResolvedMiniCluster } from './resolve';
+
+/** The handshake container's name. */
+export const HANDSHAKE_CONTAINER = 'flux-handshake';
+/** The emptyDir the handshake writes its results into, shared with the Flux runner. */
+export const HANDSHAKE_VOLUME = 'flux-handshake';
+/** ConfigMap key of the bundled program in the entrypoint ConfigMap. */
+export const HANDSHAKE_PROGRAM_KEY = `${HANDSHAKE_PROGRAM}.js`;
+const DEFAULT_DEADLINE_SECONDS = 300;
+
+/** Everything the pod and the chart need for the handshake, or undefined when it is off. */
+export interface HandshakeParts {
+  readonly wiring: HandshakeWiring;
+  readonly container: Container;
+  /** Native sidecar (restartPolicy Always) or plain init container. */
+  readonly lifecycle: HandshakeLifecycle;
+  readonly volume: Volume;
+  readonly runnerMount: { name: string; mountPath: string; readOnly: boolean };
+  /** How long the entrypoint waits for `ready` (the handshake's deadline plus slack). */
+  readonly scriptWaitSeconds: number;
+  readonly failureRule: PodFailurePolicyRule;
+}
+
+export function handshakeParts(r: ResolvedMiniCluster): HandshakeParts | undefined {
+  const h = r.props.handshake ?? {};
+  if (h.enabled === false) return undefined;
+  const lifecycle = r.features.nativeSidecars ? HandshakeLifecycle.SIDECAR : HandshakeLifecycle.INIT;
+  const deadline = h.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS;
+  const wiring = handshakeWiring({
+    clusterName: r.name,
+    serviceName: r.serviceName,
+    // Every pod the Job may ever run (an elastic cluster is scaled by patching the Job, which does
+    // not change this command); the brokers that must be up are the quorum.
+    size: r.maxSize,
+    maxSize: r.maxSize,
+    quorum: r.minSize ?? r.size,
+    topology: r.topology,
+    mode: h.mode ?? defaultMode(r),
+    lifecycle,
+    port: h.port,
+    fluxPort: r.brokerPort,
+    bindInterface: r.bindInterface,
+    deadlineSeconds: deadline,
+    clusterDomain: r.clusterDomain,
+    programPath: `${ENTRYPOINT_MOUNT_DIR}/${HANDSHAKE_PROGRAM_KEY}`,
+  });
+  const env: EnvVar[] = wiring.env.map((e) => (e.fieldPath !== undefined
+    ? { name: e.name, valueFrom: { fieldRef: { fieldPath: e.fieldPath } } }
+    : { name: e.name, value: e.value })).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const container: Container = {
+    name: HANDSHAKE_CONTAINER,
+    image: h.image ?? DEFAULT_NODE_IMAGE,
+    imagePullPolicy: 'IfNotPresent',
+    command: wiring.command,
+    env,
+    ports: [{ name: 'handshake', containerPort: wiring.containerPort, protocol: 'TCP' }],
+    // Measured peak RSS of one sidecar at 1024 pods stays well under the limit (docs/handshake.md).
+    resources: { requests: { cpu: '10m', memory: '48Mi' }, limits: { memory: '128Mi' } },
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+    volumeMounts: [
+      { name: HANDSHAKE_VOLUME, mountPath: wiring.outDir },
+      { name: VOLUMES.entrypoint, mountPath: ENTRYPOINT_MOUNT_DIR, readOnly: true },
+      { name: VOLUMES.certificate, mountPath: CERTIFICATE_MOUNT_DIR, readOnly: true },
+    ],
+  };
+  if (lifecycle === HandshakeLifecycle.SIDECAR) {
+    // Keeps answering late or restarted peers; the startup probe holds the Flux container back
+    // until the handshake has finished, well or badly (the entrypoint reads which).
+    Object.assign(container, {
+      restartPolicy: 'Always',
+      startupProbe: {
+        exec: { command: wiring.startupProbeCommand },
+        periodSeconds: 1,
+        failureThreshold: deadline + 30,
+      },
+    });
+  }
+  return {
+    wiring,
+    container,
+    lifecycle,
+    volume: { name: HANDSHAKE_VOLUME, emptyDir: {} },
+    runnerMount: { name: HANDSHAKE_VOLUME, mountPath: wiring.outDir, readOnly: true },
+    scriptWaitSeconds: deadline + 30,
+    // A handshake failure (peer never came, certificate mismatch, hostname or bind problem) cannot
+    // be fixed by retrying the pod: fail the Job with the code that says why.
+    failureRule: { action: 'FailJob', onExitCodes: { containerName: r.name, operator: 'In', values: wiring.failureExitCodes } },
+  };
+}
+
+/** The ClusterIP Service RENDEZVOUS mode needs, or undefined. */
+export function rendezvousService(parts: HandshakeParts, metadata: Service['metadata']): Service | undefined {
+  const s = parts.wiring.rendezvousService;
+  if (!s) return undefined;
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata,
+    spec: {
+      type: 'ClusterIP',
+      publishNotReadyAddresses: s.publishNotReadyAddresses,
+      selector: s.selector,
+      ports: [{ name: 'handshake', port: s.port, targetPort: s.port, protocol: 'TCP' }],
+    },
+  };
+}
+
+function defaultMode(r: ResolvedMiniCluster): HandshakeMode {
+  return r.features.completionIndexLabel ? HandshakeMode.RENDEZVOUS : HandshakeMode.DNS;
+}

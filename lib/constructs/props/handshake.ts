@@ -1,0 +1,21 @@
+/** Props of the hosts handshake that runs in every pod before Flux (see docs/handshake.md). */
+import { HandshakeMode } from '../../core/handshake-contract';
+
+export { HandshakeMode } from '../../core/handshake-contract';
+
+/** The hosts handshake. */
+export interface HandshakeOptions {
+  /** Run the handshake. Without it, brokers reach their parent by DNS name and wait on their own. @default true */
+  readonly enabled?: boolean;
+  /**
+   * How a pod finds rank 0's directory.
+   * @default - HandshakeMode.RENDEZVOUS from Kubernetes 1.28 (it needs the job-completion-index pod label), HandshakeMode.DNS before
+   */
+  readonly mode?: HandshakeMode;
+  /** Bound of the whole handshake; then the pod fails with a distinct exit code. @default 300 */
+  readonly deadlineSeconds?: number;
+  /** Image that runs the bundled program with node (>= 18). @default DEFAULT_NODE_IMAGE */
+  readonly image?: string;
+  /** TCP port of the handshake server in every pod. @default 8060 */
+  readonly port?: number;
+}
