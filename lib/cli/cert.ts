@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import * as fs from 'fs';
 import { stringify } from 'yaml';
 import { createCurveCert, curveCertLabels, curveCertMetadataProblems, curveCertSecret } from '../cert';
+import { DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../core/k8s-formats';
 
 interface CertOptions {
   readonly name?: string;
@@ -17,8 +18,6 @@ interface CertOptions {
 }
 
 const DEFAULT_CERT_NAME = 'flux';
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 const EXAMPLES = `
 Examples:
@@ -54,11 +53,11 @@ export function certCommand(): Command {
 function optionProblems(options: CertOptions): string[] {
   const problems: string[] = [];
   if (options.secret === undefined && options.namespace !== undefined) problems.push('--namespace needs --secret');
-  if (options.secret !== undefined && !(DNS_SUBDOMAIN.test(options.secret) && options.secret.length <= 253)) {
+  if (options.secret !== undefined && !(DNS1123_SUBDOMAIN.test(options.secret) && options.secret.length <= 253)) {
     problems.push(`--secret '${options.secret}' must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')`);
   }
   for (const [flag, value] of [['--namespace', options.namespace], ['--cluster', options.cluster]]) {
-    if (value !== undefined && !(DNS_LABEL.test(value) && value.length <= 63)) {
+    if (value !== undefined && !(DNS1123_LABEL.test(value) && value.length <= 63)) {
       problems.push(`${flag} '${value}' must be a DNS-1123 label (lower-case letters, digits and '-', at most 63)`);
     }
   }

@@ -7,7 +7,9 @@ import { curveCertLabels } from '../cert/secret-manifest';
 import { defaultCertificateSecretName } from '../core/certificate-contract';
 import { imageReferenceError } from '../core/image-reference';
 import { DEFAULT_NODE_IMAGE } from '../core/images';
+import { DNS1123_LABEL, DNS1123_SUBDOMAIN, QUANTITY, labelKeyError, labelValueError } from '../core/k8s-formats';
 import { runtimeBundle } from '../core/runtime-bundle';
+import { sortKeys } from './private/labels';
 import { ImagePullPolicy } from './props/container';
 import {
   ENV_CERT_NAME,
@@ -108,7 +110,7 @@ export class CurveCertJob extends Construct {
     this.jobName = base;
     this.serviceAccountName = base;
     const configMapName = `${base}-program`;
-    const labels = sortedMap({ ...props.labels, ...curveCertLabels(props.clusterName) });
+    const labels = sortKeys({ ...props.labels, ...curveCertLabels(props.clusterName) });
     const metadata = (name: string) => ({ name, namespace, labels });
 
     const serviceAccount: ServiceAccount = {
@@ -240,19 +242,11 @@ function apiObject(scope: Construct, manifest: { apiVersion?: string; kind?: str
   return new ApiObject(scope, `${kind}`, { apiVersion: apiVersion!, kind: kind!, ...rest });
 }
 
-function sortedMap(map: { [key: string]: string }): { [key: string]: string } {
-  return Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const QUANTITY = /^[+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+)?$/;
-const LABEL_NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 
 function validate(props: CurveCertJobProps, p: ResolvedProps, namespace: string | undefined): string[] {
   const problems: string[] = [];
   const dnsLabel = (field: string, value: string, max: number, why = '') => {
-    if (!DNS_LABEL.test(value) || value.length > max) {
+    if (!DNS1123_LABEL.test(value) || value.length > max) {
       problems.push(`${field}: '${value}' must be a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit) of at most ${max} characters${why}`);
     }
   };
@@ -262,7 +256,7 @@ function validate(props: CurveCertJobProps, p: ResolvedProps, namespace: string 
   } else {
     dnsLabel('namespace', namespace, 63);
   }
-  if (!DNS_SUBDOMAIN.test(p.secretName) || p.secretName.length > 253) {
+  if (!DNS1123_SUBDOMAIN.test(p.secretName) || p.secretName.length > 253) {
     problems.push(`secretName: '${p.secretName}' must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.') of at most 253 characters`);
   }
   if (p.image.trim() === '' || /\s/.test(p.image)) problems.push(`image: '${p.image}' must be a non-empty image reference without spaces`);
@@ -292,17 +286,9 @@ function labelProblems(key: string, value: string): string[] {
   if (key.startsWith(RESERVED_LABEL_PREFIX)) {
     problems.push(`${field}: keys under '${RESERVED_LABEL_PREFIX}' are set by this construct`);
   }
-  const slash = key.lastIndexOf('/');
-  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-  const name = key.slice(slash + 1);
-  if (prefix !== undefined && !(DNS_SUBDOMAIN.test(prefix) && prefix.length <= 253)) {
-    problems.push(`${field}: key prefix '${prefix}' must be a DNS-1123 subdomain`);
-  }
-  if (name === '' || name.length > 63 || !LABEL_NAME.test(name)) {
-    problems.push(`${field}: key name '${name}' must be 1-63 characters of [A-Za-z0-9-_.], starting and ending with a letter or digit`);
-  }
-  if (value.length > 63 || !LABEL_NAME.test(value)) {
-    problems.push(`${field}: value '${value}' must be at most 63 characters of [A-Za-z0-9-_.], starting and ending with a letter or digit`);
-  }
+  const keyError = labelKeyError(key);
+  if (keyError) problems.push(`${field}: ${keyError}`);
+  const valueError = labelValueError(value);
+  if (valueError) problems.push(`${field}: value '${value}': ${valueError}`);
   return problems;
 }

@@ -192,8 +192,8 @@ describe('CurveCertJob', () => {
       '  - requestTimeoutSeconds: 0 must be a positive number',
       "  - resources.cpuLimit: 'lots' is not a Kubernetes quantity (e.g. '100m', '64Mi')",
       "  - labels['app.kubernetes.io/part-of']: keys under 'app.kubernetes.io/' are set by this construct",
-      "  - labels['bad key!']: key name 'bad key!' must be 1-63 characters of [A-Za-z0-9-_.], starting and ending with a letter or digit",
-      "  - labels['fine']: value 'not ok!' must be at most 63 characters of [A-Za-z0-9-_.], starting and ending with a letter or digit",
+      "  - labels['bad key!']: key name must be 1-63 alphanumerics, -, _ or . starting and ending alphanumeric",
+      "  - labels['fine']: value 'not ok!': label value must be at most 63 alphanumerics, -, _ or . starting and ending alphanumeric",
     ]);
   });
 
