@@ -188,14 +188,18 @@ export class MiniCluster extends Construct {
       kind: 'ConfigMap',
       metadata: this.metadata(this.entrypointConfigMapName, 'entrypoint'),
       // Lazy so tables added to brokerConfig after construction are rendered.
-      data: Lazy.any({
-        produce: () => sortKeys({
-          'broker.toml': this.brokerConfig.toToml(),
-          ...renderScripts(scriptModel(this.resolved, this.brokerConfig.toToml(), this.brokerOptions(), this.handshake
-            ? { dir: this.handshake.wiring.outDir, waitSeconds: this.handshake.scriptWaitSeconds } : undefined)),
-          ...(this.handshake ? { [HANDSHAKE_PROGRAM_KEY]: runtimeBundle(HANDSHAKE_PROGRAM) } : {}),
-        }),
-      }),
+      data: Lazy.any({ produce: () => this.entrypointData() }),
+    });
+  }
+
+  private entrypointData(): Record<string, string> {
+    const toml = this.brokerConfig.toToml();
+    const hs = this.handshake;
+    const handshake = hs ? { dir: hs.wiring.outDir, waitSeconds: hs.scriptWaitSeconds } : undefined;
+    return sortKeys({
+      'broker.toml': toml,
+      ...renderScripts(scriptModel(this.resolved, toml, this.brokerOptions(), handshake)),
+      ...(hs ? { [HANDSHAKE_PROGRAM_KEY]: runtimeBundle(HANDSHAKE_PROGRAM) } : {}),
     });
   }
 
