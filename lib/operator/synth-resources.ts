@@ -8,6 +8,7 @@ import { miniClusterFromConverted } from './from-custom-resource';
 import { problemLine } from './problems';
 import { InputProblem, SourceDocument } from './resource-files';
 import { ConvertedMiniCluster, CustomResourceOptions, convertCustomResource } from './to-props';
+import { KUSTOMIZATION_FILE, Kustomization } from '../core/kustomization';
 
 /** One converted and synthesized MiniCluster. */
 export interface SynthesizedCluster {
@@ -103,14 +104,7 @@ export function outputFiles(clusters: SynthesizedCluster[], layout: OutputLayout
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (layout.kustomize) {
-    files.push({
-      path: 'kustomization.yaml',
-      content: Yaml.stringify({
-        apiVersion: 'kustomize.config.k8s.io/v1beta1',
-        kind: 'Kustomization',
-        resources: files.map((f) => f.path),
-      }),
-    });
+    files.push({ path: KUSTOMIZATION_FILE, content: Kustomization.render(files.map((f) => f.path)) });
   }
   return files;
 }
