@@ -2,7 +2,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as net from 'net';
 import { HANDSHAKE_HOSTS_FILE, HANDSHAKE_PARENT_FILE } from '../../lib/core/handshake-contract';
-import { authenticateToServer } from '../../lib/runtime/handshake/channel';
+import { PROTOCOL_VERSION, authenticateToServer } from '../../lib/runtime/handshake/channel';
 import { deriveKeys } from '../../lib/runtime/handshake/keys';
 import { Pod, TestCluster, programBuilt } from './support/cluster';
 
@@ -59,10 +59,10 @@ suite('handshake security', () => {
     const ip0 = cluster.ip(0);
     // WHEN a stranger learns the public fingerprint from a challenge, answers with a made-up MAC,
     const nonce = crypto.randomBytes(32).toString('hex');
-    const hello = JSON.stringify({ t: 'hello', v: 1, nc: nonce, fp: '0'.repeat(32), rank: 1 });
+    const hello = JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nc: nonce, fp: '0'.repeat(32), rank: 1 });
     const fp = firstLine(await exchange(ip0, cluster.port, `${hello}\n`)).fp as string;
     const forged = [
-      JSON.stringify({ t: 'hello', v: 1, nc: nonce, fp, rank: 1 }),
+      JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nc: nonce, fp, rank: 1 }),
       JSON.stringify({ t: 'auth', mac: crypto.randomBytes(32).toString('hex') }),
       `${'0'.repeat(64)} ${JSON.stringify({ t: 'register', rank: 1, host: 'flux-1', fqdn: 'evil', ip: '127.66.66.66', port: 1, epoch: 9e15 })}`,
     ].join('\n') + '\n';

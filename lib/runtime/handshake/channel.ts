@@ -14,7 +14,8 @@ import { HandshakeKeys, hmac, macEqual, nonce } from './keys';
  */
 export const MAX_FRAME_BYTES = 4096;
 export const AUTH_TIMEOUT_MS = 5000;
-const PROTOCOL_VERSION = 1;
+/** Version 2: one session per pod with rank 0, joins reported by the parent. */
+export const PROTOCOL_VERSION = 2;
 const HEX64 = /^[0-9a-f]{64}$/;
 const HEX32 = /^[0-9a-f]{32}$/;
 
