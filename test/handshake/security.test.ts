@@ -95,10 +95,10 @@ suite('handshake security', () => {
       return write(chunk, ...rest);
     }) as typeof socket.write;
     await new Promise((r) => socket.once('connect', r));
-    const ch = await authenticateToServer(socket, keys, 1, { t: 'child', rank: 1, epoch: 1 });
-    expect((await ch.next(5000)).t).toBe('welcome');
-    expect((await ch.next(5000)).t).toBe('ack');
-    ch.destroy();
+    const { channel, welcome } = await authenticateToServer(socket, keys, 1, { t: 'child', rank: 1, epoch: 1 });
+    expect([welcome.t, welcome.rank]).toEqual(['welcome', 0]);
+    expect((await channel.next(5000)).t).toBe('ack');
+    channel.destroy();
     // WHEN a stranger replays those bytes on a new connection
     const answer = await exchange(cluster.ip(0), cluster.port, Buffer.concat(sent), { keepOpen: true });
     // THEN the fresh server nonce makes the old proof invalid: only a challenge comes back

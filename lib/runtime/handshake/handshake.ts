@@ -124,7 +124,7 @@ export class Handshake {
       const address = await checkBind(c, restarted);
       this.log.info('bind-checked', { interface: c.bindInterface, address, port: c.fluxPort, portCheck: restarted ? 'skipped: flux may hold it' : 'free' });
     }
-    this.server = new HandshakeServer(this.keys, serverLimits(c.maxSize), this.log,
+    this.server = new HandshakeServer(this.keys, { ...peerMessage(this.self), t: 'welcome' }, serverLimits(c.maxSize), this.log,
       (ch) => this.onSession(ch), (claimed) => this.onClientMismatch(claimed));
     await this.server.listen(c.podIp, c.port);
     this.log.info('listening', { ip: c.podIp, port: c.port });
@@ -143,15 +143,7 @@ export class Handshake {
 
   private onSession(ch: Channel): void {
     if (this.stopped) return ch.destroy();
-    // The welcome leaves in the same write as the answer to the client's first message.
-    let welcomed = false;
-    ch.listen((m) => {
-      if (!welcomed) {
-        welcomed = true;
-        ch.send({ ...peerMessage(this.self), t: 'welcome' });
-      }
-      this.onPeerMessage(ch, m);
-    }, () => this.directory?.forget(ch));
+    ch.listen((m) => this.onPeerMessage(ch, m), () => this.directory?.forget(ch));
   }
 
   private onPeerMessage(ch: Channel, m: Message): void {
@@ -231,7 +223,7 @@ export class Handshake {
       : podFqdn(this.config, hostOf(this.config.name, 0));
   }
 
-  /** Connects and authenticates; `first` leaves with the proof (no wait for the welcome). */
+  /** Connects and authenticates; `first` leaves with the proof; the server's entry came with its challenge. */
   private async connect(ip: string, port: number, first: Message, keepAlive = false): Promise<{ ch: Channel; welcome: PeerEntry }> {
     const socket = net.connect({ host: ip, port, timeout: CONNECT_TIMEOUT_MS });
     socket.setNoDelay(true);
@@ -248,9 +240,9 @@ export class Handshake {
     });
     // Keepalive notices a vanished rank 0 (pod deleted, no RST) on the long-lived directory session.
     if (keepAlive) socket.setKeepAlive(true, 10000);
-    let ch: Channel;
+    let session: { channel: Channel; welcome: Message };
     try {
-      ch = await authenticateToServer(socket, this.keys, this.rank, first);
+      session = await authenticateToServer(socket, this.keys, this.rank, first);
     } catch (e) {
       if (e instanceof AuthError && e.kind === 'mismatch') {
         this.fail(new HandshakeFailure(HANDSHAKE_EXIT_CERT_MISMATCH,
@@ -260,10 +252,8 @@ export class Handshake {
       }
       throw e;
     }
-    const w = await ch.next(AUTH_TIMEOUT_MS).catch((e) => {
-      ch.destroy();
-      throw e;
-    });
+    const ch = session.channel;
+    const w = session.welcome;
     const welcome = w.t === 'welcome' ? entryOf(w, this.config.name, this.config.maxSize) : undefined;
     if (!welcome) {
       ch.destroy();
