@@ -131,6 +131,33 @@ suite('handshake security', () => {
     await Promise.all([rank0, rank1].map((p) => p.waitForEvent('ready')));
   });
 
+  test('an on-path rewrite of the server entry in the challenge is detected', async () => {
+    // GIVEN rank 0 is up, reached through a relay that rewrites the IP in rank 0's challenge
+    cluster = await TestCluster.create({ size: 2 });
+    const rank0 = await cluster.startPod(0);
+    await rank0.waitForEvent('listening');
+    const ip0 = cluster.ip(0);
+    const relay = net.createServer((inbound) => {
+      const outbound = net.connect({ host: ip0, port: cluster!.port });
+      inbound.pipe(outbound);
+      outbound.setEncoding('utf8');
+      outbound.on('data', (d: string) => inbound.write(d.split(ip0).join('127.66.66.66')));
+      outbound.on('error', () => inbound.destroy());
+      inbound.on('error', () => outbound.destroy());
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    try {
+      const socket = net.connect({ host: '127.0.0.1', port: (relay.address() as net.AddressInfo).port });
+      await new Promise((r) => socket.once('connect', r));
+      // WHEN a member authenticates through it
+      const keys = deriveKeys(fs.readFileSync(cluster.certPath));
+      // THEN the client refuses the session: the entry is covered by the server's proof
+      await expect(authenticateToServer(socket, keys, 1, { t: 'child', rank: 1, epoch: 1 })).rejects.toMatchObject({ kind: 'unauthenticated' });
+    } finally {
+      relay.close();
+    }
+  });
+
   test('a hello from a pod with another certificate is reported as a mismatch, not accepted', async () => {
     // GIVEN a ready pair
     cluster = await TestCluster.create({ size: 2 });
