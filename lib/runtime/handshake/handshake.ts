@@ -118,6 +118,9 @@ export class Handshake {
       parent: this.parentOf ?? null, children: this.requiredChildren.length, deadlineSeconds: c.deadlineSeconds,
     });
     checkHostname(c);
+    // The first lookup of rank 0's name overlaps the checks and the listen below.
+    const early = this.rank === 0 ? undefined
+      : this.resolver.lookup(this.directoryHost()).then((ip) => ({ ip, at: Date.now() }), () => undefined);
     this.keys = deriveKeys(readCertificate(c.certPath));
     if (isInteriorRank(this.rank, c.size, c.topology)) {
       const restarted = this.out.isReady();
@@ -134,7 +137,7 @@ export class Handshake {
       this.directory = new Directory(this.self, c.name, c.size, c.maxSize, c.quorum, c.topology, this.log, () => this.directoryChanged());
       this.writeHostsSoon();
     } else {
-      void this.directoryLoop().catch((e) => this.fail(e));
+      void this.directoryLoop(await early).catch((e) => this.fail(e));
     }
     this.checkReady();
   }
@@ -262,13 +265,13 @@ export class Handshake {
     return { ch, welcome };
   }
 
-  private async directoryLoop(): Promise<void> {
+  /** `resolved`: an early lookup of rank 0's name, if it succeeded. */
+  private async directoryLoop(resolved?: { ip: string; at: number }): Promise<void> {
     const dnsBackoff = new Backoff(100, 500);
     const connectBackoff = new Backoff(50, 250);
     const changes = new ChangeLog(this.log, 'directory');
-    // The last good lookup, reused while it is fresh: the rendezvous Service's IP is stable, and a
-    // lookup per connect attempt would only load the cluster DNS.
-    let resolved: { ip: string; at: number } | undefined;
+    // The last good lookup (`resolved`) is reused while it is fresh: the rendezvous Service's IP is
+    // stable, and a lookup per connect attempt would only load the cluster DNS.
     while (!this.stopped) {
       const host = this.directoryHost();
       let ip: string;
