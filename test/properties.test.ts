@@ -36,13 +36,16 @@ const validProps: fc.Arbitrary<{ name: string; props: MiniClusterProps }> = fc.r
   level: fc.constantFrom(...Object.values(PodSecurityLevel)),
 }).map((r) => {
   const hasCommand = r.command !== undefined && r.command.trim() !== '';
+  // One mount path per volume (the API server rejects two mounts at one path): the first emptyDir
+  // may keep the default /dev/shm, every other volume gets its own path.
+  const volumes = Object.fromEntries(Object.entries(r.volumes).map(([n, v], i) => [n, 'path' in v || i > 0 ? { ...v, path: `/v/${n}` } : v]));
   const runner = {
     image: 'ubuntu:noble',
     command: r.command,
     launcher: hasCommand && r.mode === 'launcher',
     batch: hasCommand && r.mode === 'batch',
     environment: r.env,
-    volumes: r.volumes,
+    volumes,
     resources: r.cpu ? { limits: { cpu: r.cpu } } : undefined,
     runFlux: r.sidecar ? true : undefined,
   };
@@ -60,7 +63,7 @@ const validProps: fc.Arbitrary<{ name: string; props: MiniClusterProps }> = fc.r
       flux: { topology: `kary:${r.fanout}` },
       containers,
       // A hostPath volume needs the privileged level.
-      podSecurity: Object.values(r.volumes).some((v) => 'hostPath' in v) ? PodSecurityLevel.PRIVILEGED : r.level,
+      podSecurity: Object.values(volumes).some((v) => 'hostPath' in v) ? PodSecurityLevel.PRIVILEGED : r.level,
     },
   };
 });

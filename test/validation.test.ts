@@ -75,6 +75,10 @@ describe('validation', () => {
     ['items without configMap', { containers: [{ image: 'a', volumes: { d: { path: '/d', claimName: 'c', items: { a: 'b' } } } }] }, /volumes.d.items = \{"a":"b"\}: only for configMapName volumes/],
     ['reserved volume name', { containers: [{ image: 'a', volumes: { 'flux-view': { emptyDir: true } } }] }, /volume name is reserved by the MiniCluster/],
     ['conflicting shared volume', { containers: [{ image: 'a', runFlux: true, volumes: { d: { path: '/d', claimName: 'x' } } }, { image: 'b', name: 'b', volumes: { d: { path: '/d', claimName: 'y' } } }] }, /volume 'd' is defined differently in containers\[0\]/],
+    ['two emptyDirs at the default /dev/shm', { containers: [{ image: 'a', volumes: { a: { emptyDir: true }, b: { emptyDir: true } } }] }, /containers\[0\].volumes.b.path = \(unset\): an emptyDir without a path mounts at \/dev\/shm, where volume 'a' is already mounted in this container; give it a path/],
+    ['two volumes at one path', { containers: [{ image: 'a', volumes: { a: { path: '/d', claimName: 'x' }, b: { path: '/d/', secretName: 's' } } }] }, /containers\[0\].volumes.b.path = "\/d\/": volume 'a' is already mounted at \/d in this container/],
+    ['a volume at the Flux view path', { containers: [{ image: 'a', volumes: { a: { path: '/mnt/flux', claimName: 'x' } } }] }, /volumes.a.path = "\/mnt\/flux": the Flux view \(flux.container.mountPath\) is already mounted at \/mnt\/flux/],
+    ['a volume at the scripts path', { containers: [{ image: 'a', volumes: { a: { path: '/flux_operator', claimName: 'x' } } }] }, /volumes.a.path = "\/flux_operator": the entrypoint ConfigMap is already mounted at \/flux_operator/],
     ['sidecar with brokerPre', { containers: [{ image: 'a', runFlux: true }, { image: 'b', name: 'b', commands: { brokerPre: 'x' } }] }, /containers\[1\].commands.brokerPre = "\(set\)": only the Flux runner container runs it/],
   ])('rejects %s', (_, props, message) => {
     expect(errorOf(props)).toMatch(message);

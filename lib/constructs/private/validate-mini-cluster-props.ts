@@ -2,7 +2,9 @@
  * Synth-time validation of MiniCluster props: a table of rules, each naming the property path,
  * the bad value and the rule. All problems are reported at once, before anything is created.
  */
-import { HandshakeMode } from '../../core/handshake-contract';
+import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
+import { DEFAULT_HANDSHAKE_OUT_DIR, HandshakeMode } from '../../core/handshake-contract';
+import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR } from '../../core/paths';
 import { parseTopology } from '../../core/topology';
 import { parseKubernetesVersion } from '../../core/kubernetes-version';
 import {
@@ -234,6 +236,7 @@ function validateContainers(props: MiniClusterProps, add: Add) {
       validateVolume(vname, vol, `${path}.volumes.${vname}`, add);
     }
   });
+  containers.forEach((c, i) => validateMountPaths(props, c, `containers[${i}]`, c.runFlux === true || containers.length === 1, add));
   const runner = containers.find((c) => c.runFlux === true || containers.length === 1);
   const runnerName = props.name;
   for (const c of containers) {
@@ -286,6 +289,38 @@ function validateContainer(c: MiniClusterContainer, path: string, isRunner: bool
   }
   if (sc?.privileged && sc.allowPrivilegeEscalation === false) {
     add(`${path}.securityContext.allowPrivilegeEscalation`, false, 'cannot be false when privileged is true');
+  }
+}
+
+/**
+ * The API server rejects a container that mounts two volumes at one path: a user volume may not
+ * take the path of another (emptyDir volumes without a path all go to /dev/shm) or of a mount the
+ * MiniCluster adds to the container (containers.ts, handshake.ts).
+ */
+function validateMountPaths(props: MiniClusterProps, c: MiniClusterContainer, path: string, isRunner: boolean, add: Add) {
+  const normalize = (p: string) => p.replace(/\/+$/, '') || '/';
+  const taken = new Map<string, string>();
+  if (isRunner || !c.noWrapEntrypoint) {
+    const view = props.flux?.container;
+    taken.set(normalize(view?.mountPath ?? '/mnt/flux'), 'the Flux view (flux.container.mountPath)');
+    taken.set(ENTRYPOINT_MOUNT_DIR, 'the entrypoint ConfigMap');
+    taken.set(CERTIFICATE_MOUNT_DIR, 'the certificate Secret');
+    if (!view?.disable) taken.set(SOFTWARE_MOUNT_DIR, 'the Flux software volume');
+    if (isRunner && props.handshake?.enabled !== false) taken.set(DEFAULT_HANDSHAKE_OUT_DIR, 'the hosts handshake volume');
+  }
+  for (const name of Object.keys(c.volumes ?? {}).sort()) {
+    const v = c.volumes![name];
+    const mountPath = v?.path ?? (v?.emptyDir ? '/dev/shm' : undefined);
+    if (typeof mountPath !== 'string' || !isAbsolutePath(mountPath)) continue;
+    const at = normalize(mountPath);
+    const owner = taken.get(at);
+    if (owner !== undefined) {
+      add(`${path}.volumes.${name}.path`, v.path, v.path === undefined
+        ? `an emptyDir without a path mounts at ${at}, where ${owner} is already mounted in this container; give it a path`
+        : `${owner} is already mounted at ${at} in this container; give each volume its own path`);
+    } else {
+      taken.set(at, `volume '${name}'`);
+    }
   }
 }
 
