@@ -1,5 +1,5 @@
 import { Testing } from 'cdk8s';
-import { MiniCluster, MiniClusterProps } from '../lib';
+import { MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
 
 const ok: MiniClusterProps = { containers: [{ image: 'ubuntu:noble', command: 'hostname' }] };
 
@@ -79,6 +79,7 @@ describe('validation', () => {
     ['two volumes at one path', { containers: [{ image: 'a', volumes: { a: { path: '/d', claimName: 'x' }, b: { path: '/d/', secretName: 's' } } }] }, /containers\[0\].volumes.b.path = "\/d\/": volume 'a' is already mounted at \/d in this container/],
     ['a volume at the Flux view path', { containers: [{ image: 'a', volumes: { a: { path: '/mnt/flux', claimName: 'x' } } }] }, /volumes.a.path = "\/mnt\/flux": the Flux view \(flux.container.mountPath\) is already mounted at \/mnt\/flux/],
     ['a volume at the scripts path', { containers: [{ image: 'a', volumes: { a: { path: '/flux_operator', claimName: 'x' } } }] }, /volumes.a.path = "\/flux_operator": the entrypoint ConfigMap is already mounted at \/flux_operator/],
+    ['hostPID with shareProcessNamespace', { shareProcessNamespace: true, podSecurity: PodSecurityLevel.PRIVILEGED, pod: { hostPID: true } }, /pod.hostPID = true: cannot be combined with shareProcessNamespace: true/],
     ['sidecar with brokerPre', { containers: [{ image: 'a', runFlux: true }, { image: 'b', name: 'b', commands: { brokerPre: 'x' } }] }, /containers\[1\].commands.brokerPre = "\(set\)": only the Flux runner container runs it/],
   ])('rejects %s', (_, props, message) => {
     expect(errorOf(props)).toMatch(message);

@@ -199,6 +199,9 @@ function validatePod(props: MiniClusterProps, add: Add) {
   });
   if (p.dnsPolicy !== undefined && !DNS_POLICIES.includes(p.dnsPolicy)) add('pod.dnsPolicy', p.dnsPolicy, `must be one of ${DNS_POLICIES.join(', ')}`);
   if (p.fsGroup !== undefined && !intInRange(p.fsGroup, 0)) add('pod.fsGroup', p.fsGroup, 'must be an integer >= 0');
+  if (p.hostPID === true && props.shareProcessNamespace === true) {
+    add('pod.hostPID', true, 'cannot be combined with shareProcessNamespace: true (the API server rejects a pod that shares both its own and the host PID namespace)');
+  }
   for (const [field, v] of [['serviceAccountName', p.serviceAccountName], ['runtimeClassName', p.runtimeClassName], ['schedulerName', p.schedulerName]] as const) {
     if (v !== undefined && !DNS1123_SUBDOMAIN.test(v)) add(`pod.${field}`, v, 'must be a DNS-1123 subdomain');
   }
