@@ -1,5 +1,5 @@
 import { Testing } from 'cdk8s';
-import { MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
+import { CertificateSource, HandshakeMode, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
 
 const ok: MiniClusterProps = { containers: [{ image: 'ubuntu:noble', command: 'hostname' }] };
 
@@ -29,6 +29,19 @@ describe('validation', () => {
     ['hostname too long at maxSize', { maxSize: 1000 }, /name = "a{60}": pod hostname 'a{60}-999' exceeds 63 characters/],
   ])('%s', (_, props, message) => {
     expect(errorOf(props, 'a'.repeat(60))).toMatch(message);
+  });
+
+  test.each<[string, string, Partial<MiniClusterProps>, RegExp]>([
+    ['a long name', 'a'.repeat(53), { certificate: CertificateSource.fromExistingSecret('curve') }, /name = "a{53}": the handshake's rendezvous Service 'a{53}-rendezvous' would have 64 characters, over 63 \(a Service name is a DNS-1035 label\); shorten the name to at most 52 characters or set handshake.mode to HandshakeMode.DNS/],
+    ['a content-hashed Job name', 'h'.repeat(45), { gitOps: { hashJobName: true } }, /'h{45}-x{8}-rendezvous' would have 65 characters, over 63 .*at most 43 characters/],
+    ['a run id', 'r'.repeat(40), { gitOps: { runId: 'nightly-2026-01' } }, /'r{40}-nightly-2026-01-rendezvous' would have 67 characters/],
+  ])('the rendezvous Service name must fit 63 characters: %s', (_, name, props, message) => {
+    // WHEN the Job name is long enough for its pods' hostnames but not for the Service named after it
+    // THEN validation says so before the API server would
+    expect(errorOf(props, name)).toMatch(message);
+    // AND the DNS mode, which needs no such Service, or an older Kubernetes where it is the default, is fine
+    expect(() => new MiniCluster(Testing.chart(), name, { ...ok, ...props, handshake: { mode: HandshakeMode.DNS } })).not.toThrow();
+    expect(() => new MiniCluster(Testing.chart(), name, { ...ok, ...props, kubernetesVersion: '1.27' })).not.toThrow();
   });
 
   test.each<[string, Partial<MiniClusterProps>, RegExp]>([

@@ -3,7 +3,7 @@
  * the bad value and the rule. All problems are reported at once, before anything is created.
  */
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
-import { DEFAULT_HANDSHAKE_OUT_DIR, HandshakeMode } from '../../core/handshake-contract';
+import { DEFAULT_HANDSHAKE_OUT_DIR, HandshakeMode, rendezvousServiceName } from '../../core/handshake-contract';
 import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR } from '../../core/paths';
 import { parseTopology } from '../../core/topology';
 import { parseKubernetesVersion } from '../../core/kubernetes-version';
@@ -14,6 +14,7 @@ import { curveCertProblems } from '../../cert/parse';
 import { CertificateSourceKind } from '../certificate';
 import { MiniClusterProps } from '../mini-cluster-props';
 import { ContainerResources, ContainerVolume, ImagePullPolicy, MiniClusterContainer } from '../props/container';
+import { runSuffixLength } from './gitops';
 import { hardeningViolations } from './validate-hardening';
 
 /** One problem: where, what value, which rule. */
@@ -83,6 +84,7 @@ export function validateMiniClusterProps(props: MiniClusterProps, ctx: Validatio
 
   validateCertificate(props, ctx, add);
   validateHandshake(props, add);
+  validateRendezvousName(props, ctx, add);
   validateFlux(props, add);
   validateNetwork(props, add);
   validatePod(props, add);
@@ -119,6 +121,26 @@ function validateHandshake(props: MiniClusterProps, add: Add) {
     add('handshake.mode', h.mode, 'rendezvous needs Kubernetes 1.28 or newer (the job-completion-index pod label); use HandshakeMode.DNS');
   }
   if (h.image !== undefined && (h.image.trim() === '' || /\s/.test(h.image))) add('handshake.image', h.image, 'must be a non-empty image reference without spaces');
+}
+
+/**
+ * The rendezvous Service (the default handshake mode from 1.28) is named `<job>-rendezvous`, and a
+ * Service name is a DNS-1035 label of at most 63 characters: 11 fewer than the Job name may have.
+ */
+function validateRendezvousName(props: MiniClusterProps, ctx: ValidationContext, add: Add) {
+  const h = props.handshake ?? {};
+  const minor = props.kubernetesVersion === undefined ? 99 : parseKubernetesVersion(props.kubernetesVersion);
+  if (h.enabled === false || typeof minor !== 'number') return;
+  if ((h.mode ?? (minor >= 28 ? HandshakeMode.RENDEZVOUS : HandshakeMode.DNS)) !== HandshakeMode.RENDEZVOUS) return;
+  // A name that is itself too long is already reported.
+  if (!DNS1035_LABEL.test(ctx.name) || ctx.name.length > 63) return;
+  const runId = props.gitOps?.runId;
+  const extra = runSuffixLength(props.gitOps);
+  // A content hash is not known yet: x's stand for its digits.
+  const suffix = runId !== undefined ? `-${runId}` : extra > 0 ? `-${'x'.repeat(extra - 1)}` : '';
+  const service = rendezvousServiceName(`${ctx.name}${suffix}`);
+  if (service.length <= 63) return;
+  add('name', ctx.name, `the handshake's rendezvous Service '${service}' would have ${service.length} characters, over 63 (a Service name is a DNS-1035 label); shorten the name to at most ${ctx.name.length - (service.length - 63)} characters or set handshake.mode to HandshakeMode.DNS`);
 }
 
 function validateCertificate(props: MiniClusterProps, ctx: ValidationContext, add: Add) {
