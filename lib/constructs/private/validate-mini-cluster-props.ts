@@ -8,7 +8,7 @@ import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR } from '../../core/paths';
 import { parseTopology } from '../../core/topology';
 import { parseKubernetesVersion } from '../../core/kubernetes-version';
 import {
-  DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, labelKeyError, labelValueError,
+  DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, labelKeyError, labelValueError, quantityValue,
 } from '../../core/k8s-formats';
 import { curveCertProblems } from '../../cert/parse';
 import { CertificateSourceKind } from '../certificate';
@@ -213,9 +213,21 @@ function validatePod(props: MiniClusterProps, add: Add) {
     const e = labelKeyError(k);
     if (e) add(`pod.nodeAffinity.${k}`, k, e);
     if (!Array.isArray(values) || values.length === 0) add(`pod.nodeAffinity.${k}`, values, 'must list at least one value');
+    // Required node affinity: the API server checks every value as a label value.
+    (Array.isArray(values) ? values : []).forEach((v, j) => {
+      const ve = typeof v === 'string' ? labelValueError(v) : 'must be a string';
+      if (ve) add(`pod.nodeAffinity.${k}[${j}]`, v, ve);
+    });
   }
   (p.tolerations ?? []).forEach((t, i) => {
     if (t.operator !== undefined && !TOLERATION_OPERATORS.includes(t.operator)) add(`pod.tolerations[${i}].operator`, t.operator, 'must be Equal or Exists');
+    const keyError = t.key ? labelKeyError(t.key) : undefined;
+    if (keyError) add(`pod.tolerations[${i}].key`, t.key, keyError);
+    if (!t.key && (t.operator ?? 'Equal') !== 'Exists') {
+      add(`pod.tolerations[${i}].operator`, t.operator, 'must be Exists when key is empty (a toleration without a key matches every taint)');
+    }
+    const valueError = (t.operator ?? 'Equal') === 'Equal' && t.value !== undefined ? labelValueError(t.value) : undefined;
+    if (valueError) add(`pod.tolerations[${i}].value`, t.value, valueError);
     if (t.effect !== undefined && !TOLERATION_EFFECTS.includes(t.effect)) add(`pod.tolerations[${i}].effect`, t.effect, `must be one of ${TOLERATION_EFFECTS.join(', ')}`);
     if (t.operator === 'Exists' && t.value !== undefined) add(`pod.tolerations[${i}].value`, t.value, 'must be empty when operator is Exists');
   });
@@ -373,12 +385,41 @@ function validateVolume(name: string, v: ContainerVolume, path: string, add: Add
   }
 }
 
+/**
+ * Resources as the API server checks them (validateResourceRequirements): container resource names,
+ * non-negative quantities, requests at most the limits, and requests equal to limits for what cannot
+ * be overcommitted (extended resources such as nvidia.com/gpu, and huge pages).
+ */
 function validateResources(r: ContainerResources | undefined, path: string, add: Add) {
+  const value = (q: unknown) => (typeof q === 'string' && QUANTITY.test(q) ? quantityValue(q) : undefined);
   for (const kind of ['requests', 'limits'] as const) {
     for (const [res, q] of Object.entries(r?.[kind] ?? {})) {
-      if (typeof q !== 'string' || !QUANTITY.test(q)) add(`${path}.${kind}.${res}`, q, "must be a quantity such as '500m', '2Gi' or '4'");
+      if (value(q) === undefined) add(`${path}.${kind}.${res}`, q, "must be a quantity such as '500m', '2Gi' or '4'");
+      else if (value(q)! < 0) add(`${path}.${kind}.${res}`, q, 'must not be negative');
+      const nameError = resourceNameError(res);
+      if (nameError) add(`${path}.${kind}.${res}`, res, nameError);
     }
   }
+  const limits = r?.limits ?? {};
+  for (const [res, q] of Object.entries(r?.requests ?? {})) {
+    const overcommit = (!res.includes('/') || res.includes('kubernetes.io/')) && !res.startsWith('hugepages-');
+    const request = value(q);
+    const limit = value(limits[res]);
+    if (!(res in limits)) {
+      if (!overcommit) add(`${path}.limits.${res}`, undefined, `required with requests.${res}: ${res} cannot be overcommitted, so its limit must be set and equal the request`);
+    } else if (request !== undefined && limit !== undefined) {
+      if (!overcommit && request !== limit) add(`${path}.requests.${res}`, q, `must equal limits.${res} (${limits[res]}): ${res} cannot be overcommitted`);
+      else if (request > limit) add(`${path}.requests.${res}`, q, `must be at most limits.${res} (${limits[res]})`);
+    }
+  }
+}
+
+/** Why `name` is not a container resource name (cpu, memory, ephemeral-storage, hugepages-<size> or domain/name). */
+function resourceNameError(name: string): string | undefined {
+  if (['cpu', 'memory', 'ephemeral-storage'].includes(name) || /^hugepages-/.test(name)) return undefined;
+  if (!name.includes('/')) return "must be cpu, memory, ephemeral-storage, hugepages-<size> or an extended resource such as 'nvidia.com/gpu'";
+  const e = labelKeyError(name);
+  return e ?? (name.startsWith('requests.') ? "an extended resource name must not start with 'requests.'" : undefined);
 }
 
 function validateLabels(labels: { [k: string]: string } | undefined, path: string, add: Add) {
