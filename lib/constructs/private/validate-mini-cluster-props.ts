@@ -398,7 +398,15 @@ function validateResources(r: ContainerResources | undefined, path: string, add:
       else if (value(q)! < 0) add(`${path}.${kind}.${res}`, q, 'must not be negative');
       const nameError = resourceNameError(res);
       if (nameError) add(`${path}.${kind}.${res}`, res, nameError);
+      const page = res.startsWith('hugepages-') ? value(res.slice('hugepages-'.length)) : undefined;
+      if (page !== undefined && value(q) !== undefined && (page <= 0 || value(q)! % page !== 0)) {
+        add(`${path}.${kind}.${res}`, q, `must be a whole number of ${res.slice('hugepages-'.length)} pages`);
+      }
     }
+  }
+  const all = [...Object.keys(r?.requests ?? {}), ...Object.keys(r?.limits ?? {})];
+  if (all.some((res) => res.startsWith('hugepages-')) && !all.some((res) => res === 'cpu' || res === 'memory')) {
+    add(path, all, 'huge pages need a cpu or memory request or limit in the same container');
   }
   const limits = r?.limits ?? {};
   for (const [res, q] of Object.entries(r?.requests ?? {})) {
@@ -416,7 +424,8 @@ function validateResources(r: ContainerResources | undefined, path: string, add:
 
 /** Why `name` is not a container resource name (cpu, memory, ephemeral-storage, hugepages-<size> or domain/name). */
 function resourceNameError(name: string): string | undefined {
-  if (['cpu', 'memory', 'ephemeral-storage'].includes(name) || /^hugepages-/.test(name)) return undefined;
+  if (['cpu', 'memory', 'ephemeral-storage'].includes(name)) return undefined;
+  if (name.startsWith('hugepages-')) return QUANTITY.test(name.slice('hugepages-'.length)) ? undefined : 'a huge page resource is hugepages-<page size>, such as hugepages-2Mi';
   if (!name.includes('/')) return "must be cpu, memory, ephemeral-storage, hugepages-<size> or an extended resource such as 'nvidia.com/gpu'";
   const e = labelKeyError(name);
   return e ?? (name.startsWith('requests.') ? "an extended resource name must not start with 'requests.'" : undefined);
