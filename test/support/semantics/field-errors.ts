@@ -11,7 +11,7 @@ export type { Finding, PathSegment };
 export function show(value: unknown): string {
   if (value === undefined || value === null) return 'null';
   const text = JSON.stringify(value);
-  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }
 
 /** Collects findings for one document; `rule` names the upstream validation function. */
