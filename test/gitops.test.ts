@@ -6,7 +6,7 @@ import { App, Chart, Testing, YamlOutputType } from 'cdk8s';
 import { parse } from 'smol-toml';
 import { parseAllDocuments } from 'yaml';
 import { exampleApp } from '../examples/app';
-import { CertificateSource, GitOpsOptions, Kustomization, MiniCluster, MiniClusterProps } from '../lib';
+import { CertificateSource, GitOpsOptions, HandshakeMode, Kustomization, MiniCluster, MiniClusterProps } from '../lib';
 import { createCurveCert } from '../lib/cert';
 import { expectValidManifests } from './support/k8s-validate';
 
@@ -108,11 +108,15 @@ describe('GitOps: run-suffixed Job names', () => {
 
   test('validation counts the suffix in the pod hostname length (<= 63)', () => {
     // GIVEN a 52-character name: '<name>-<8 hex>-<index>' is 63 characters up to 10 pods, 64 beyond
+    // (in DNS handshake mode: the rendezvous Service '<job>-rendezvous' would not fit 63 characters)
     const name = 'a'.repeat(52);
-    expect(synth({ ...hello, size: 4, gitOps: { hashJobName: true } }, name).cluster.hostname(3)).toHaveLength(63);
-    expect(errorOf({ ...hello, size: 4, maxSize: 100, gitOps: { hashJobName: true } }, name)).toContain(
+    const dns = { ...hello, handshake: { mode: HandshakeMode.DNS } };
+    expect(synth({ ...dns, size: 4, gitOps: { hashJobName: true } }, name).cluster.hostname(3)).toHaveLength(63);
+    expect(errorOf({ ...dns, size: 4, maxSize: 100, gitOps: { hashJobName: true } }, name)).toContain(
       `- gitOps.hashJobName = true: pod hostname '${name}-xxxxxxxx-99' would have 64 characters, over 63; shorten the name to at most 51 characters or lower maxSize`);
-    expect(errorOf({ ...hello, gitOps: { runId: 'build-12345' } }, name)).toContain(
+    expect(errorOf({ ...hello, size: 4, gitOps: { hashJobName: true } }, name)).toContain(
+      `- name = "${name}": the handshake's rendezvous Service '${name}-xxxxxxxx-rendezvous' would have 72 characters, over 63`);
+    expect(errorOf({ ...dns, gitOps: { runId: 'build-12345' } }, name)).toContain(
       `- gitOps.runId = "build-12345": pod hostname '${name}-build-12345-3' would have 66 characters, over 63; shorten the name to at most 49 characters`);
   });
 });

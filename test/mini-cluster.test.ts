@@ -48,6 +48,20 @@ describe('MiniCluster', () => {
     expectValidManifests(docs, { kubernetesVersion: '1.34' });
   });
 
+  test('broker.toml is in the entrypoint ConfigMap once; the init container copies that key from its mount', () => {
+    // WHEN
+    const { job, configMap } = synth();
+    // THEN only the broker.toml key holds the text
+    const toml: string = configMap.data['broker.toml'];
+    expect(Object.entries(configMap.data).filter(([, text]) => (text as string).includes(toml)).map(([key]) => key)).toEqual(['broker.toml']);
+    // AND flux-init.sh reads it where the init container mounts this ConfigMap
+    const init = job.spec.template.spec.initContainers[0];
+    const mount = init.volumeMounts.find((m: any) => m.name === 'flux-entrypoint');
+    const volume = job.spec.template.spec.volumes.find((v: any) => v.name === 'flux-entrypoint');
+    expect(volume.configMap.name).toBe(configMap.metadata.name);
+    expect(configMap.data['flux-init.sh']).toContain(`broker_toml_source='${mount.mountPath}/broker.toml'\n`);
+  });
+
   test('the runner is named after the cluster, runs the entrypoint and mounts view, scripts and certificate', () => {
     const { job } = synth();
     const pod = job.spec.template.spec;
@@ -275,7 +289,8 @@ describe('MiniCluster certificate', () => {
 
   test('a generated certificate needs a name of at most 52 characters', () => {
     expect(() => synth(hello, 'a'.repeat(53))).toThrow(/name = "a{53}": must be at most 52 characters with CertificateSource.generatedInCluster/);
-    expect(() => synth({ ...hello, certificate: CertificateSource.fromExistingSecret() }, 'a'.repeat(53))).not.toThrow();
+    // (in DNS handshake mode: the default rendezvous Service '<name>-rendezvous' would not fit 63 characters)
+    expect(() => synth({ ...hello, certificate: CertificateSource.fromExistingSecret(), handshake: { mode: HandshakeMode.DNS } }, 'a'.repeat(53))).not.toThrow();
   });
 });
 

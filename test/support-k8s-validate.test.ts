@@ -215,7 +215,10 @@ describe('validateManifests catches each class of fault', () => {
       delete podSpec(j).containers[0].name;
       delete podSpec(j).volumes[0].name;
     })).toEqual([
+      // The API server also no longer finds the container and the volume they named.
+      'Job/flux-sample: spec.podFailurePolicy.rules[0].onExitCodes.containerName: Invalid value: "flux-sample": must be one of the container or initContainer names in the pod template (validatePodFailurePolicyRuleOnExitCodes)',
       'Job/flux-sample: spec.template.spec.containers[0].name: required field is missing',
+      'Job/flux-sample: spec.template.spec.containers[0].volumeMounts[0].name: Not found: "flux-config" (ValidateVolumeMounts)',
       'Job/flux-sample: spec.template.spec.volumes[0].name: required field is missing',
     ]);
   });
@@ -232,6 +235,8 @@ describe('validateManifests catches each class of fault', () => {
       podSpec(j).initContainers[0].restartPolicy = 'OnFailure';
     })).toEqual([
       'Job/flux-sample: spec.template.spec.containers[0].restartPolicy: only init containers may set restartPolicy (native sidecar), got "Always"',
+      // Not a sidecar, so its probe is not allowed either.
+      'Job/flux-sample: spec.template.spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always (validateInitContainers)',
       'Job/flux-sample: spec.template.spec.initContainers[0].restartPolicy: the only allowed value for an init container is "Always", got "OnFailure"',
     ].sort());
   });
@@ -275,18 +280,21 @@ describe('validateManifests catches each class of fault', () => {
 });
 
 describe('validateManifests is version aware', () => {
+  // The API server drops a field whose feature gate is off; what then fails without it is reported too.
+  const probeOfPlainInit = 'Job/flux-sample: spec.template.spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always (validateInitContainers)';
   test.each([
-    ['native sidecar', (j: any) => j, ['spec.template.spec.initContainers[0].restartPolicy']],
-    ['backoffLimitPerIndex', withoutSidecar((j) => Object.assign(j.spec, { backoffLimitPerIndex: 1, maxFailedIndexes: 1 })), ['spec.backoffLimitPerIndex', 'spec.maxFailedIndexes']],
-    ['podReplacementPolicy', withoutSidecar((j) => Object.assign(j.spec, { podReplacementPolicy: 'Failed' })), ['spec.podReplacementPolicy']],
-  ])('%s (1.29+) is rejected for 1.27 and 1.28 and accepted for 1.29 and 1.34', (_name, mutate, paths) => {
+    ['native sidecar', (j: any) => j, ['spec.template.spec.initContainers[0].restartPolicy'], [probeOfPlainInit]],
+    ['backoffLimitPerIndex', withoutSidecar((j) => Object.assign(j.spec, { backoffLimitPerIndex: 1, maxFailedIndexes: 1 })), ['spec.backoffLimitPerIndex', 'spec.maxFailedIndexes'], []],
+    ['podReplacementPolicy', withoutSidecar((j) => Object.assign(j.spec, { podReplacementPolicy: 'Failed' })), ['spec.podReplacementPolicy'], []],
+  ])('%s (1.29+) is rejected for 1.27 and 1.28 and accepted for 1.29 and 1.34', (_name, mutate, paths, consequences) => {
     for (const version of ['1.27', '1.28']) {
-      expect(problemsAfter(mutate, version)).toEqual(
-        paths.map(
+      expect(problemsAfter(mutate, version)).toEqual([
+        ...paths.map(
           (p) =>
             `Job/flux-sample: ${p}: unknown field (not in kubernetes-types 1.26.0, the newest installed types not newer than Kubernetes ${version}); it is a newer field (present in kubernetes-types 1.30.0)`,
         ),
-      );
+        ...consequences,
+      ].sort());
     }
     expect(problemsAfter(mutate, '1.29')).toEqual([]);
     expect(problemsAfter(mutate, '1.34')).toEqual([]);
@@ -304,8 +312,12 @@ describe('validateManifests is version aware', () => {
   });
 
   test('podFailurePolicy action FailIndex needs 1.29 although the enum knows it', () => {
-    const mutate = withoutSidecar((j) => (j.spec.podFailurePolicy.rules[0].action = 'FailIndex'));
+    const mutate = withoutSidecar((j) => {
+      j.spec.podFailurePolicy.rules[0].action = 'FailIndex';
+      j.spec.backoffLimitPerIndex = 1;
+    });
     expect(problemsAfter(mutate, '1.28')).toEqual([
+      expect.stringMatching(/^Job\/flux-sample: spec\.backoffLimitPerIndex: unknown field \(not in kubernetes-types 1\.26\.0/),
       'Job/flux-sample: spec.podFailurePolicy.rules[0].action: value "FailIndex" not accepted by Kubernetes 1.28 with default feature gates (needs 1.29+; JobBackoffLimitPerIndex: alpha 1.28, beta (on) 1.29)',
     ]);
     expect(problemsAfter(mutate, '1.29')).toEqual([]);
@@ -315,6 +327,8 @@ describe('validateManifests is version aware', () => {
     const mutate = (j: any) => (podSpec(j).containers[0].lifecycle = { preStop: { sleep: { seconds: 5 } } });
     expect(problemsAfter(mutate, '1.29')).toEqual([
       'Job/flux-sample: spec.template.spec.containers[0].lifecycle.preStop.sleep: field not accepted by Kubernetes 1.29 with default feature gates (needs 1.30+; PodLifecycleSleepAction: alpha 1.29, beta (on) 1.30)',
+      // Dropped, the sleep leaves preStop without a handler.
+      'Job/flux-sample: spec.template.spec.containers[0].lifecycle.preStop: Required value: must specify a handler type (validateHandler)',
     ]);
     expect(problemsAfter(mutate, '1.30')).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { Testing } from 'cdk8s';
-import { MiniCluster, MiniClusterProps } from '../lib';
+import { CertificateSource, HandshakeMode, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
 
 const ok: MiniClusterProps = { containers: [{ image: 'ubuntu:noble', command: 'hostname' }] };
 
@@ -29,6 +29,19 @@ describe('validation', () => {
     ['hostname too long at maxSize', { maxSize: 1000 }, /name = "a{60}": pod hostname 'a{60}-999' exceeds 63 characters/],
   ])('%s', (_, props, message) => {
     expect(errorOf(props, 'a'.repeat(60))).toMatch(message);
+  });
+
+  test.each<[string, string, Partial<MiniClusterProps>, RegExp]>([
+    ['a long name', 'a'.repeat(53), { certificate: CertificateSource.fromExistingSecret('curve') }, /name = "a{53}": the handshake's rendezvous Service 'a{53}-rendezvous' would have 64 characters, over 63 \(a Service name is a DNS-1035 label\); shorten the name to at most 52 characters or set handshake.mode to HandshakeMode.DNS/],
+    ['a content-hashed Job name', 'h'.repeat(45), { gitOps: { hashJobName: true } }, /'h{45}-x{8}-rendezvous' would have 65 characters, over 63 .*at most 43 characters/],
+    ['a run id', 'r'.repeat(40), { gitOps: { runId: 'nightly-2026-01' } }, /'r{40}-nightly-2026-01-rendezvous' would have 67 characters/],
+  ])('the rendezvous Service name must fit 63 characters: %s', (_, name, props, message) => {
+    // WHEN the Job name is long enough for its pods' hostnames but not for the Service named after it
+    // THEN validation says so before the API server would
+    expect(errorOf(props, name)).toMatch(message);
+    // AND the DNS mode, which needs no such Service, or an older Kubernetes where it is the default, is fine
+    expect(() => new MiniCluster(Testing.chart(), name, { ...ok, ...props, handshake: { mode: HandshakeMode.DNS } })).not.toThrow();
+    expect(() => new MiniCluster(Testing.chart(), name, { ...ok, ...props, kubernetesVersion: '1.27' })).not.toThrow();
   });
 
   test.each<[string, Partial<MiniClusterProps>, RegExp]>([
@@ -65,6 +78,18 @@ describe('validation', () => {
     ['runner with noWrapEntrypoint', { containers: [{ image: 'a', noWrapEntrypoint: true }] }, /noWrapEntrypoint = true: the Flux runner always runs the entrypoint script/],
     ['bad cpu quantity', { containers: [{ image: 'a', resources: { limits: { cpu: '1.5 cores' } } }] }, /containers\[0\].resources.limits.cpu = "1.5 cores": must be a quantity/],
     ['bad port list', { containers: [{ image: 'a', ports: [80, 80, 0] }] }, /ports\[1\] = 80: duplicate port[\s\S]*ports\[2\] = 0: must be a port/],
+    ['requests above limits', { containers: [{ image: 'a', resources: { requests: { cpu: '2' }, limits: { cpu: '1500m' } } }] }, /containers\[0\].resources.requests.cpu = "2": must be at most limits.cpu \(1500m\)/],
+    ['a GPU request without a limit', { containers: [{ image: 'a', resources: { requests: { 'nvidia.com/gpu': '1' } } }] }, /containers\[0\].resources.limits.nvidia.com\/gpu = \(unset\): required with requests.nvidia.com\/gpu: nvidia.com\/gpu cannot be overcommitted/],
+    ['a GPU request below its limit', { containers: [{ image: 'a', resources: { requests: { 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '2' } } }] }, /requests.nvidia.com\/gpu = "1": must equal limits.nvidia.com\/gpu \(2\)/],
+    ['huge pages requested below the limit', { flux: { container: { resources: { requests: { 'hugepages-2Mi': '2Mi', memory: '1Gi' }, limits: { 'hugepages-2Mi': '4Mi' } } } } }, /flux.container.resources.requests.hugepages-2Mi = "2Mi": must equal limits.hugepages-2Mi \(4Mi\)/],
+    ['huge pages not a whole number of pages', { containers: [{ image: 'a', resources: { limits: { 'hugepages-2Mi': '3Mi', memory: '1Gi' } } }] }, /limits.hugepages-2Mi = "3Mi": must be a whole number of 2Mi pages/],
+    ['huge pages without cpu or memory', { containers: [{ image: 'a', resources: { limits: { 'hugepages-2Mi': '2Mi' } } }] }, /containers\[0\].resources = \["hugepages-2Mi"\]: huge pages need a cpu or memory request or limit/],
+    ['an unknown resource name', { containers: [{ image: 'a', resources: { limits: { gpu: '1' } } }] }, /containers\[0\].resources.limits.gpu = "gpu": must be cpu, memory, ephemeral-storage, hugepages-<size> or an extended resource/],
+    ['a negative limit', { containers: [{ image: 'a', resources: { limits: { memory: '-1Gi' } } }] }, /containers\[0\].resources.limits.memory = "-1Gi": must not be negative/],
+    ['a keyless toleration that is not Exists', { pod: { tolerations: [{ value: 'x', effect: 'NoSchedule' }] } }, /pod.tolerations\[0\].operator = \(unset\): must be Exists when key is empty/],
+    ['a toleration value that is not a label value', { pod: { tolerations: [{ key: 'k', value: 'a b' }] } }, /pod.tolerations\[0\].value = "a b": label value must be/],
+    ['a bad toleration key', { pod: { tolerations: [{ key: 'a b', operator: 'Exists' }] } }, /pod.tolerations\[0\].key = "a b": key name must be/],
+    ['a node affinity value that is not a label value', { pod: { nodeAffinity: { zone: ['us east'] } } }, /pod.nodeAffinity.zone\[0\] = "us east": label value must be/],
     ['bad env name', { containers: [{ image: 'a', environment: { '1 X': 'y' } }] }, /environment.1 X/],
     ['bad secret ref', { containers: [{ image: 'a', secrets: { TOKEN: { name: 'Bad_Name', key: 'k' } } }] }, /secrets.TOKEN.name = "Bad_Name"/],
     ['image with spaces', { containers: [{ image: 'ubuntu noble' }] }, /containers\[0\].image = "ubuntu noble"/],
@@ -75,6 +100,11 @@ describe('validation', () => {
     ['items without configMap', { containers: [{ image: 'a', volumes: { d: { path: '/d', claimName: 'c', items: { a: 'b' } } } }] }, /volumes.d.items = \{"a":"b"\}: only for configMapName volumes/],
     ['reserved volume name', { containers: [{ image: 'a', volumes: { 'flux-view': { emptyDir: true } } }] }, /volume name is reserved by the MiniCluster/],
     ['conflicting shared volume', { containers: [{ image: 'a', runFlux: true, volumes: { d: { path: '/d', claimName: 'x' } } }, { image: 'b', name: 'b', volumes: { d: { path: '/d', claimName: 'y' } } }] }, /volume 'd' is defined differently in containers\[0\]/],
+    ['two emptyDirs at the default /dev/shm', { containers: [{ image: 'a', volumes: { a: { emptyDir: true }, b: { emptyDir: true } } }] }, /containers\[0\].volumes.b.path = \(unset\): an emptyDir without a path mounts at \/dev\/shm, where volume 'a' is already mounted in this container; give it a path/],
+    ['two volumes at one path', { containers: [{ image: 'a', volumes: { a: { path: '/d', claimName: 'x' }, b: { path: '/d/', secretName: 's' } } }] }, /containers\[0\].volumes.b.path = "\/d\/": volume 'a' is already mounted at \/d in this container/],
+    ['a volume at the Flux view path', { containers: [{ image: 'a', volumes: { a: { path: '/mnt/flux', claimName: 'x' } } }] }, /volumes.a.path = "\/mnt\/flux": the Flux view \(flux.container.mountPath\) is already mounted at \/mnt\/flux/],
+    ['a volume at the scripts path', { containers: [{ image: 'a', volumes: { a: { path: '/flux_operator', claimName: 'x' } } }] }, /volumes.a.path = "\/flux_operator": the entrypoint ConfigMap is already mounted at \/flux_operator/],
+    ['hostPID with shareProcessNamespace', { shareProcessNamespace: true, podSecurity: PodSecurityLevel.PRIVILEGED, pod: { hostPID: true } }, /pod.hostPID = true: cannot be combined with shareProcessNamespace: true/],
     ['sidecar with brokerPre', { containers: [{ image: 'a', runFlux: true }, { image: 'b', name: 'b', commands: { brokerPre: 'x' } }] }, /containers\[1\].commands.brokerPre = "\(set\)": only the Flux runner container runs it/],
   ])('rejects %s', (_, props, message) => {
     expect(errorOf(props)).toMatch(message);

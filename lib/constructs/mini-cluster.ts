@@ -197,7 +197,7 @@ export class MiniCluster extends Construct {
     const hs = this.handshake;
     const handshake = hs ? { dir: hs.wiring.outDir, waitSeconds: hs.scriptWaitSeconds } : undefined;
     return sortKeys({
-      'broker.toml': toml,
+      // broker.toml and the scripts that copy it, one key each.
       ...renderScripts(scriptModel(this.resolved, toml, this.brokerOptions(), handshake)),
       ...(hs ? { [HANDSHAKE_PROGRAM_KEY]: runtimeBundle(HANDSHAKE_PROGRAM) } : {}),
     });

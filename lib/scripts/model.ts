@@ -58,8 +58,13 @@ export interface ScriptModel {
   readonly viewDisabled: boolean;
   /** PYTHONPATH override; default is the view's site-packages. */
   readonly pythonPath?: string;
-  /** Full text of broker.toml, written once (not appended) by the view init script. */
+  /**
+   * Full text of broker.toml. renderScripts emits it as its own ConfigMap key (BROKER_TOML_KEY), the
+   * one copy; the view init script copies that key into the config tree (written once, not appended).
+   */
   readonly brokerToml: string;
+  /** Where the ConfigMap holding these scripts and broker.toml is mounted in the containers. */
+  readonly scriptsDir: string;
   /** Read-only path of the mounted certificate (mode 0400); scripts copy it to a 0600 file. */
   readonly certificatePath: string;
   /** Broker attributes (`-Sk=v`), same for every rank. */

@@ -8,6 +8,8 @@ import { LeadMode, ScriptModel, SidecarScriptModel } from './model';
 import { shellQuote } from './shell-quote';
 import { renderTemplate, TemplateContext } from './template';
 
+/** ConfigMap key of the shared broker.toml, which the init script copies into the config tree. */
+export const BROKER_TOML_KEY = 'broker.toml';
 /** ConfigMap key of the flux view init container's script. */
 export const INIT_SCRIPT_KEY = 'flux-init.sh';
 /** ConfigMap key of the Flux runner's entrypoint (every rank). */
@@ -22,13 +24,17 @@ export const DEFAULT_HANDSHAKE_WAIT_SECONDS = 600;
 /** Seconds a sidecar waits for the runner's flux-view.sh before it runs without it. */
 export const DEFAULT_VIEW_WAIT_SECONDS = 600;
 
-/** Renders every script of the MiniCluster, keyed by ConfigMap key. Output is deterministic. */
+/**
+ * Renders every script of the MiniCluster and broker.toml, keyed by ConfigMap key (all of them go
+ * into one ConfigMap, mounted at model.scriptsDir). Output is deterministic.
+ */
 export function renderScripts(model: ScriptModel): { [configMapKey: string]: string } {
   const errors = checkModel(model);
   if (errors.length > 0) {
     throw new Error(`invalid ScriptModel:\n${errors.map((e) => `  - ${e}`).join('\n')}`);
   }
   const scripts: { [configMapKey: string]: string } = {
+    [BROKER_TOML_KEY]: model.brokerToml,
     [INIT_SCRIPT_KEY]: renderInit(model),
     [ENTRYPOINT_SCRIPT_KEY]: renderEntrypoint(model),
   };
@@ -49,7 +55,8 @@ function renderInit(model: ScriptModel): string {
       QUIET: String(model.quiet),
       MOUNT_PATH: model.mountPath,
       HOSTLIST: model.hostlist,
-      BROKER_TOML: model.brokerToml,
+      // The ConfigMap key, not its text: broker.toml exists once in the ConfigMap.
+      BROKER_TOML_FILE: `${model.scriptsDir}/${BROKER_TOML_KEY}`,
     },
     flags: { VIEW_DISABLED: model.viewDisabled },
   });
@@ -207,6 +214,7 @@ function checkModel(model: ScriptModel): string[] {
   if (model.hostlist === '' || /\s/.test(model.hostlist)) bad('hostlist', model.hostlist, 'must be a non-empty RFC 29 hostlist');
   for (const [field, value] of [
     ['mountPath', model.mountPath],
+    ['scriptsDir', model.scriptsDir],
     ['certificatePath', model.certificatePath],
     ['logsDir', model.logsDir],
     ['archivePath', model.archivePath],

@@ -68,7 +68,8 @@ describe('propsFromCustomResource', () => {
     // GIVEN a resource that sets every mapped field; the parts that map one to one are shared
     const top = {
       size: 2, maxSize: 4, minSize: 1, tasks: 0, deadlineSeconds: 600, backoffLimit: 3, interactive: false,
-      shareProcessNamespace: true, jobLabels: { 'kueue.x-k8s.io/queue-name': 'hpc' }, archive: { path: '/state/archive.tar.gz' },
+      // false: the API server rejects shareProcessNamespace together with pod.hostPID (set below)
+      shareProcessNamespace: false, jobLabels: { 'kueue.x-k8s.io/queue-name': 'hpc' }, archive: { path: '/state/archive.tar.gz' },
       logging: { quiet: true, strict: true, debug: true, timed: true, zeromq: true },
       network: { headlessName: 'brokers', disableAffinity: true },
     };

@@ -15,7 +15,7 @@ afterEach(() => {
 /** Runs the pod's init container script (as root when the tests run as root), then the entrypoint. */
 function runEntrypoint(model: ScriptModel, options: Parameters<Sandbox['run']>[2] = {}) {
   const scripts = renderScripts(model);
-  const init = sandbox.run('flux-init.sh', scripts['flux-init.sh'], { env: { FLUX_OPT_DIR: sandbox.image } });
+  const init = sandbox.runInit(scripts, { env: { FLUX_OPT_DIR: sandbox.image } });
   expect(init.stderr).toBe('');
   return sandbox.run('entrypoint.sh', scripts['entrypoint.sh'], options);
 }
@@ -257,7 +257,7 @@ describe('entrypoint.sh, signals', () => {
     // GIVEN a running broker (the script is the container's PID 1 in a pod)
     const model = sampleModel(sandbox, { commands: { post: 'touch "$HOME/post-ran"' } });
     const scripts = renderScripts(model);
-    expect(sandbox.run('flux-init.sh', scripts['flux-init.sh']).status).toBe(0);
+    expect(sandbox.runInit(scripts).status).toBe(0);
     const { child, done } = sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname, onStart: BLOCK_UNTIL_TERM });
     await sandbox.waitForCallFile('blocking', child);
     // WHEN the pod is deleted (or the Job reaps it)

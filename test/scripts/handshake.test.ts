@@ -20,7 +20,7 @@ function handshakeModel(maxSize: number): ScriptModel {
 
 function runPod(model: ScriptModel, options: Parameters<Sandbox['run']>[2] = {}) {
   const scripts = renderScripts(model);
-  expect(sandbox.run('flux-init.sh', scripts['flux-init.sh']).status).toBe(0);
+  expect(sandbox.runInit(scripts).status).toBe(0);
   return sandbox.run('entrypoint.sh', scripts['entrypoint.sh'], {
     ...options,
     env: { HANDSHAKE_WAIT_SECONDS: '5', ...options.env },
@@ -159,7 +159,7 @@ describe('entrypoint.sh with the hosts handshake', () => {
     handshakeDone('0 flux-sample-0 10.0.0.1 8050');
     const model = handshakeModel(4);
     const scripts = renderScripts(model);
-    expect(sandbox.run('flux-init.sh', scripts['flux-init.sh']).status).toBe(0);
+    expect(sandbox.runInit(scripts).status).toBe(0);
     const shared = `${sandbox.mount}/config/etc/flux/config/broker.toml`;
     fs.writeFileSync(shared, model.brokerToml.replace('hosts = [ {', 'hosts = [{'));
     const result = sandbox.run('entrypoint.sh', scripts['entrypoint.sh'], { hostname: 'flux-sample-1' });

@@ -103,6 +103,8 @@ export class Sandbox {
   readonly mount: string;
   readonly certificate: string;
   readonly handshake: string;
+  /** Where the entrypoint ConfigMap is mounted (ScriptModel.scriptsDir): see mountConfigMap. */
+  readonly scripts: string;
   /** The runner's /opt (FLUX_OPT_DIR of the entrypoint). */
   readonly opt: string;
   /** The flux view image's /opt (FLUX_OPT_DIR of the init script): a fake Spack view and install tree. */
@@ -125,6 +127,7 @@ export class Sandbox {
     // Like an emptyDir volume: writable by every user of the pod.
     this.mount = dir('mnt/flux view', 0o777);
     this.handshake = dir('handshake', 0o777);
+    this.scripts = path.join(this.root, 'flux_operator');
     this.opt = dir('opt', 0o777);
     this.image = dir('image');
     this.makeFakeView();
@@ -152,6 +155,29 @@ export class Sandbox {
     fs.symlinkSync(path.join(software, 'lib', 'python3.11', 'site-packages'), path.join(hashDir, 'lib', 'python3.11', 'site-packages'));
     fs.symlinkSync('._view/abc123', path.join(this.image, 'views', 'view'));
     fs.symlinkSync('views/view', path.join(this.image, 'view'));
+  }
+
+  /**
+   * Mounts a ConfigMap's data at `scripts` the way the kubelet projects it: the files in a
+   * timestamped directory (mode 0555, the MiniCluster's defaultMode), `..data` linking to it, and
+   * one symlink per key through `..data`. A second mount replaces the first.
+   */
+  mountConfigMap(data: Record<string, string>): void {
+    fs.rmSync(this.scripts, { recursive: true, force: true });
+    const stamp = '..2026_01_01_00_00_00.000000001';
+    fs.mkdirSync(path.join(this.scripts, stamp), { recursive: true });
+    for (const [key, text] of Object.entries(data)) {
+      fs.writeFileSync(path.join(this.scripts, stamp, key), text, { mode: 0o555 });
+      fs.symlinkSync(path.join('..data', key), path.join(this.scripts, key));
+    }
+    fs.symlinkSync(stamp, path.join(this.scripts, '..data'));
+    fs.chmodSync(this.scripts, 0o755);
+  }
+
+  /** Runs the init container: the rendered ConfigMap (every key of `scripts`) mounted, then flux-init.sh. */
+  runInit(scripts: Record<string, string>, options: RunOptions = {}): RunResult {
+    this.mountConfigMap(scripts);
+    return this.run('flux-init.sh', scripts['flux-init.sh'], options);
   }
 
   /** Runs `text` with bash in the sandbox. */
@@ -304,6 +330,7 @@ export function sampleModel(sandbox?: Sandbox, overrides: Partial<ScriptModel> =
     mountPath,
     viewDisabled: true,
     brokerToml: brokerToml(mountPath, hostlist),
+    scriptsDir: sandbox?.scripts ?? '/flux_operator',
     certificatePath: sandbox?.certificate ?? '/etc/flux-curve/curve.cert',
     brokerOptions: brokerOptions(mountPath),
     resourceEncodeArgs: ['--local'],

@@ -12,19 +12,23 @@ afterEach(() => {
 });
 
 describe('flux-init.sh', () => {
-  const runInit = (text: string) => sandbox.run('flux-init.sh', text, { env: { FLUX_OPT_DIR: sandbox.image } });
+  const runInit = (scripts: Record<string, string>) => sandbox.runInit(scripts, { env: { FLUX_OPT_DIR: sandbox.image } });
 
-  test('writes broker.toml byte for byte (no expansion) and the hostlist, once, even when run twice', () => {
-    // GIVEN a broker.toml with $, backticks and quotes (see harness brokerToml)
+  test("copies the ConfigMap's broker.toml key byte for byte and writes the hostlist, once, even when run twice", () => {
+    // GIVEN a broker.toml with $, backticks and quotes (see harness brokerToml), in the mounted ConfigMap
     const model = sampleModel(sandbox);
-    const init = renderScripts(model)['flux-init.sh'];
+    const scripts = renderScripts(model);
     // WHEN the init container runs, then restarts in the same pod
-    expect(runInit(init).status).toBe(0);
-    const second = runInit(init);
+    expect(runInit(scripts).status).toBe(0);
+    const second = runInit(scripts);
     expect(second.status).toBe(0);
-    // THEN the files hold exactly one copy of their content
+    // THEN broker.toml is the ConfigMap's key exactly (read through the kubelet's symlinks), and the
+    // files hold one copy of their content
     const config = `${sandbox.mount}/config`;
-    expect(fs.readFileSync(`${config}/etc/flux/config/broker.toml`, 'utf8')).toBe(model.brokerToml);
+    const copied = fs.readFileSync(`${config}/etc/flux/config/broker.toml`, 'utf8');
+    expect(copied).toBe(scripts['broker.toml']);
+    expect(copied).toBe(fs.readFileSync(path.join(sandbox.scripts, 'broker.toml'), 'utf8'));
+    expect(copied).toBe(model.brokerToml);
     expect(fs.readFileSync(`${config}/etc/flux/system/hostlist`, 'utf8')).toBe('flux-sample-[0-3]\n');
     // AND the runner, possibly another user, can create its files next to them
     expect(fs.statSync(config).mode & 0o7777).toBe(0o1777);
@@ -36,9 +40,27 @@ describe('flux-init.sh', () => {
     );
   });
 
+  test('the text of broker.toml is in the ConfigMap once: the init script holds its path, not its text', () => {
+    const model = sampleModel(sandbox);
+    const scripts = renderScripts(model);
+    expect(Object.values(scripts).filter((text) => text.includes(model.brokerToml))).toEqual([model.brokerToml]);
+    expect(scripts['flux-init.sh']).not.toContain('allow-guest-user');
+  });
+
+  test('fails clearly, writing nothing, when the broker.toml key is not mounted', () => {
+    // GIVEN a ConfigMap mounted without its broker.toml key
+    const scripts = renderScripts(sampleModel(sandbox));
+    sandbox.mountConfigMap({ 'flux-init.sh': scripts['flux-init.sh'] });
+    // WHEN the init container runs
+    const result = sandbox.run('flux-init.sh', scripts['flux-init.sh']);
+    // THEN it names the file and the key
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(`flux-init: error: cannot read ${sandbox.scripts}/broker.toml (the broker.toml key of the entrypoint ConfigMap)\n`);
+    expect(fs.existsSync(`${sandbox.mount}/config/etc/flux/config/broker.toml`)).toBe(false);
+  });
+
   test('copies the resolved view and the software tree to the mount', () => {
-    const init = renderScripts(sampleModel(sandbox, { viewDisabled: false }))['flux-init.sh'];
-    expect(runInit(init).status).toBe(0);
+    expect(runInit(renderScripts(sampleModel(sandbox, { viewDisabled: false }))).status).toBe(0);
     // The view's own symlinks are kept: they point into the software tree the runner restores.
     expect(fs.readlinkSync(`${sandbox.mount}/view/bin`)).toBe(`${sandbox.image}/software/linux-x86_64/flux-core-0.88.0/bin`);
     expect(fs.existsSync(`${sandbox.mount}/view/etc/flux/rc1.d`)).toBe(true);
@@ -46,14 +68,13 @@ describe('flux-init.sh', () => {
   });
 
   test('fails clearly when the image is not a flux view image', () => {
-    const init = renderScripts(sampleModel(sandbox, { viewDisabled: false }))['flux-init.sh'];
-    const result = sandbox.run('flux-init.sh', init, { env: { FLUX_OPT_DIR: sandbox.opt } });
+    const result = sandbox.runInit(renderScripts(sampleModel(sandbox, { viewDisabled: false })), { env: { FLUX_OPT_DIR: sandbox.opt } });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('is this a flux view image?');
   });
 
   test('with the view disabled only the configs are written', () => {
-    expect(runInit(renderScripts(sampleModel(sandbox, { viewDisabled: true, quiet: true }))['flux-init.sh']).stdout).toBe('');
+    expect(runInit(renderScripts(sampleModel(sandbox, { viewDisabled: true, quiet: true }))).stdout).toBe('');
     expect(fs.readdirSync(sandbox.mount)).toEqual(['config']);
   });
 });

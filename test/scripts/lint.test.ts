@@ -61,7 +61,8 @@ describe('rendered scripts are clean shell', () => {
     for (const mode of Object.values(LeadMode)) {
       for (const [variant, overrides] of Object.entries(variants(mode))) {
         for (const [key, text] of Object.entries(renderScripts(sampleModel(undefined, { leadMode: mode, ...overrides })))) {
-          scripts[`${mode}/${variant}/${key}`] = text;
+          // broker.toml is TOML, not shell.
+          if (key.endsWith('.sh')) scripts[`${mode}/${variant}/${key}`] = text;
         }
       }
     }
@@ -79,7 +80,7 @@ describe('rendered scripts are clean shell', () => {
         disabled: { viewDisabled: true },
       })) {
         const scripts = renderScripts(sampleModel(sandbox, overrides));
-        expect(sandbox.run('flux-init.sh', scripts['flux-init.sh'], { env: { FLUX_OPT_DIR: sandbox.image } }).status).toBe(0);
+        expect(sandbox.runInit(scripts, { env: { FLUX_OPT_DIR: sandbox.image } }).status).toBe(0);
         expect(sandbox.run('entrypoint.sh', scripts['entrypoint.sh'], { hostname: 'flux-sample-1' }).status).toBe(0);
         for (const file of ['flux-view.sh', 'flux-connect.sh']) {
           written[`${name}/${file}`] = fs.readFileSync(path.join(sandbox.mount, file), 'utf8');

@@ -9,14 +9,14 @@ import { renderTemplateText } from '../../lib/scripts/template';
 import { brokerOptions, brokerToml, sampleModel } from './harness';
 
 describe('renderScripts', () => {
-  test('returns exactly the init, entrypoint and one start script per sidecar', () => {
+  test('returns exactly broker.toml, the init, entrypoint and one start script per sidecar', () => {
     const model = sampleModel(undefined, {
       sidecars: [
         { name: 'nginx', command: 'nginx -g "daemon off;"', commands: {} },
         { name: 'flux-queue', commands: { servicePre: 'true' } },
       ],
     });
-    expect(Object.keys(renderScripts(model))).toEqual(['flux-init.sh', 'entrypoint.sh', 'start-nginx.sh', 'start-flux-queue.sh']);
+    expect(Object.keys(renderScripts(model))).toEqual(['broker.toml', 'flux-init.sh', 'entrypoint.sh', 'start-nginx.sh', 'start-flux-queue.sh']);
   });
 
   test('is deterministic', () => {
@@ -59,14 +59,16 @@ describe('renderScripts', () => {
     ]);
   });
 
-  test('broker.toml is written once with > (never appended) from a quoted variable', () => {
+  test("broker.toml is its own key, copied once with > (never appended) from the mounted ConfigMap's key", () => {
     const model = sampleModel();
-    const init = renderScripts(model)['flux-init.sh'];
+    const scripts = renderScripts(model);
+    expect(scripts['broker.toml']).toBe(model.brokerToml);
+    const init = scripts['flux-init.sh'];
     expect(init).not.toContain('>>');
     expect(init.split('\n').filter((l) => /broker\.toml/.test(l) && /[^&]>[^&]/.test(l))).toEqual([
-      'printf \'%s\' "$broker_toml" > "$config_dir/broker.toml"',
+      'cat -- "$broker_toml_source" > "$config_dir/broker.toml" || fail "cannot write $config_dir/broker.toml"',
     ]);
-    expect(init).toContain(`broker_toml=${shellQuote(model.brokerToml)}\n`);
+    expect(init).toContain(`broker_toml_source=${shellQuote('/flux_operator/broker.toml')}\n`);
   });
 
   test('every path follows mountPath: no /mnt/flux when the mount is elsewhere', () => {

@@ -8,11 +8,15 @@
  *  2. kubernetes-models@4 `.validate()`: enums, required fields and formats (one fixed, newer API
  *     schema, so it is not used for version gating);
  *  3. k8s-version-rules.ts: alpha fields and values the target minor does not accept by default, and
- *     init-container-only restartPolicy.
+ *     init-container-only restartPolicy;
+ *  4. k8s-semantics.ts: the API server's semantic validation (cross-field rules, names per kind,
+ *     uniqueness, sizes), as on create in the target minor. A semantic finding at a path the checks
+ *     above already reported is left out: that value is already wrong in shape, type or version.
  */
 import type { ErrorObject } from 'ajv';
 import { K8sSchema, compareMinor, definitionAt, loadSchema, schemaFor, schemaMinors, strictValidator } from './k8s-schema';
 import { Finding, PathSegment, versionFindings } from './k8s-version-rules';
+import { semanticFindings } from './k8s-semantics';
 
 /** Oldest and newest Kubernetes minor the validator accepts as a target. */
 export const MIN_KUBERNETES_VERSION = '1.27';
@@ -88,6 +92,8 @@ function validateDocument(doc: any, schema: K8sSchema, version: string): Finding
   const strictPaths = new Set(strictErrors.map((e) => e.instancePath));
   findings.push(...modelFindings(doc, strictPaths, schema, definition));
   findings.push(...versionFindings(schema, definition, doc, version));
+  const reported = new Set(findings.map((f) => formatPath(f.path)));
+  findings.push(...semanticFindings(doc, version).filter((f) => !reported.has(formatPath(f.path))));
   return findings;
 }
 

@@ -34,7 +34,7 @@ export const FLUXCD_SSA = 'kustomize.toolkit.fluxcd.io/ssa';
 const MUTABLE_JOB_FIELDS = ['suspend', 'parallelism', 'completions', 'activeDeadlineSeconds', 'ttlSecondsAfterFinished'];
 
 /** Length of the `-<suffix>` a run adds to the Job name (0 without one). */
-function suffixLength(g: GitOpsOptions | undefined): number {
+export function runSuffixLength(g: GitOpsOptions | undefined): number {
   if (g?.runId !== undefined) return g.runId.length + 1;
   return g?.hashJobName ? JOB_HASH_LENGTH + 1 : 0;
 }
@@ -49,7 +49,7 @@ export function gitOpsViolations(props: MiniClusterProps, name: string): Violati
   if (g.runId !== undefined && g.hashJobName) {
     out.push({ path: 'gitOps.runId', value: g.runId, rule: 'hashJobName and runId are mutually exclusive (both name the Job)' });
   }
-  const extra = suffixLength(g);
+  const extra = runSuffixLength(g);
   const maxSize = props.maxSize ?? props.size ?? 1;
   const lastIndex = Number.isInteger(maxSize) && maxSize >= 1 ? maxSize - 1 : 0;
   const plainHostname = `${name}-${lastIndex}`;

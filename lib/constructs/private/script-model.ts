@@ -1,6 +1,7 @@
 /** Builds the entrypoint scripts' model from resolved props. */
 import { CERTIFICATE_MOUNT_DIR, CERTIFICATE_SECRET_KEY } from '../../core/certificate-contract';
 import { hostname, rangeHostlist } from '../../core/hostlist';
+import { ENTRYPOINT_MOUNT_DIR } from '../../core/paths';
 import { HandshakeScriptModel, LeadMode, ScriptModel } from '../../scripts/model';
 import { nodeTaskFlags, resourceEncodeArgs, ResolvedMiniCluster } from './resolve';
 
@@ -29,6 +30,7 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
     viewDisabled: r.viewDisabled,
     pythonPath: r.props.flux?.container?.pythonPath,
     brokerToml,
+    scriptsDir: ENTRYPOINT_MOUNT_DIR,
     certificatePath: `${CERTIFICATE_MOUNT_DIR}/${CERTIFICATE_SECRET_KEY}`,
     brokerOptions,
     resourceEncodeArgs: resourceEncodeArgs(c),

@@ -2,16 +2,19 @@
  * Synth-time validation of MiniCluster props: a table of rules, each naming the property path,
  * the bad value and the rule. All problems are reported at once, before anything is created.
  */
-import { HandshakeMode } from '../../core/handshake-contract';
+import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
+import { DEFAULT_HANDSHAKE_OUT_DIR, HandshakeMode, rendezvousServiceName } from '../../core/handshake-contract';
+import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR } from '../../core/paths';
 import { parseTopology } from '../../core/topology';
 import { parseKubernetesVersion } from '../../core/kubernetes-version';
 import {
-  DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, labelKeyError, labelValueError,
+  DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, labelKeyError, labelValueError, quantityValue,
 } from '../../core/k8s-formats';
 import { curveCertProblems } from '../../cert/parse';
 import { CertificateSourceKind } from '../certificate';
 import { MiniClusterProps } from '../mini-cluster-props';
 import { ContainerResources, ContainerVolume, ImagePullPolicy, MiniClusterContainer } from '../props/container';
+import { runSuffixLength } from './gitops';
 import { hardeningViolations } from './validate-hardening';
 
 /** One problem: where, what value, which rule. */
@@ -81,6 +84,7 @@ export function validateMiniClusterProps(props: MiniClusterProps, ctx: Validatio
 
   validateCertificate(props, ctx, add);
   validateHandshake(props, add);
+  validateRendezvousName(props, ctx, add);
   validateFlux(props, add);
   validateNetwork(props, add);
   validatePod(props, add);
@@ -117,6 +121,26 @@ function validateHandshake(props: MiniClusterProps, add: Add) {
     add('handshake.mode', h.mode, 'rendezvous needs Kubernetes 1.28 or newer (the job-completion-index pod label); use HandshakeMode.DNS');
   }
   if (h.image !== undefined && (h.image.trim() === '' || /\s/.test(h.image))) add('handshake.image', h.image, 'must be a non-empty image reference without spaces');
+}
+
+/**
+ * The rendezvous Service (the default handshake mode from 1.28) is named `<job>-rendezvous`, and a
+ * Service name is a DNS-1035 label of at most 63 characters: 11 fewer than the Job name may have.
+ */
+function validateRendezvousName(props: MiniClusterProps, ctx: ValidationContext, add: Add) {
+  const h = props.handshake ?? {};
+  const minor = props.kubernetesVersion === undefined ? 99 : parseKubernetesVersion(props.kubernetesVersion);
+  if (h.enabled === false || typeof minor !== 'number') return;
+  if ((h.mode ?? (minor >= 28 ? HandshakeMode.RENDEZVOUS : HandshakeMode.DNS)) !== HandshakeMode.RENDEZVOUS) return;
+  // A name that is itself too long is already reported.
+  if (!DNS1035_LABEL.test(ctx.name) || ctx.name.length > 63) return;
+  const runId = props.gitOps?.runId;
+  const extra = runSuffixLength(props.gitOps);
+  // A content hash is not known yet: x's stand for its digits.
+  const suffix = runId !== undefined ? `-${runId}` : extra > 0 ? `-${'x'.repeat(extra - 1)}` : '';
+  const service = rendezvousServiceName(`${ctx.name}${suffix}`);
+  if (service.length <= 63) return;
+  add('name', ctx.name, `the handshake's rendezvous Service '${service}' would have ${service.length} characters, over 63 (a Service name is a DNS-1035 label); shorten the name to at most ${ctx.name.length - (service.length - 63)} characters or set handshake.mode to HandshakeMode.DNS`);
 }
 
 function validateCertificate(props: MiniClusterProps, ctx: ValidationContext, add: Add) {
@@ -189,14 +213,29 @@ function validatePod(props: MiniClusterProps, add: Add) {
     const e = labelKeyError(k);
     if (e) add(`pod.nodeAffinity.${k}`, k, e);
     if (!Array.isArray(values) || values.length === 0) add(`pod.nodeAffinity.${k}`, values, 'must list at least one value');
+    // Required node affinity: the API server checks every value as a label value.
+    (Array.isArray(values) ? values : []).forEach((v, j) => {
+      const ve = typeof v === 'string' ? labelValueError(v) : 'must be a string';
+      if (ve) add(`pod.nodeAffinity.${k}[${j}]`, v, ve);
+    });
   }
   (p.tolerations ?? []).forEach((t, i) => {
     if (t.operator !== undefined && !TOLERATION_OPERATORS.includes(t.operator)) add(`pod.tolerations[${i}].operator`, t.operator, 'must be Equal or Exists');
+    const keyError = t.key ? labelKeyError(t.key) : undefined;
+    if (keyError) add(`pod.tolerations[${i}].key`, t.key, keyError);
+    if (!t.key && (t.operator ?? 'Equal') !== 'Exists') {
+      add(`pod.tolerations[${i}].operator`, t.operator, 'must be Exists when key is empty (a toleration without a key matches every taint)');
+    }
+    const valueError = (t.operator ?? 'Equal') === 'Equal' && t.value !== undefined ? labelValueError(t.value) : undefined;
+    if (valueError) add(`pod.tolerations[${i}].value`, t.value, valueError);
     if (t.effect !== undefined && !TOLERATION_EFFECTS.includes(t.effect)) add(`pod.tolerations[${i}].effect`, t.effect, `must be one of ${TOLERATION_EFFECTS.join(', ')}`);
     if (t.operator === 'Exists' && t.value !== undefined) add(`pod.tolerations[${i}].value`, t.value, 'must be empty when operator is Exists');
   });
   if (p.dnsPolicy !== undefined && !DNS_POLICIES.includes(p.dnsPolicy)) add('pod.dnsPolicy', p.dnsPolicy, `must be one of ${DNS_POLICIES.join(', ')}`);
   if (p.fsGroup !== undefined && !intInRange(p.fsGroup, 0)) add('pod.fsGroup', p.fsGroup, 'must be an integer >= 0');
+  if (p.hostPID === true && props.shareProcessNamespace === true) {
+    add('pod.hostPID', true, 'cannot be combined with shareProcessNamespace: true (the API server rejects a pod that shares both its own and the host PID namespace)');
+  }
   for (const [field, v] of [['serviceAccountName', p.serviceAccountName], ['runtimeClassName', p.runtimeClassName], ['schedulerName', p.schedulerName]] as const) {
     if (v !== undefined && !DNS1123_SUBDOMAIN.test(v)) add(`pod.${field}`, v, 'must be a DNS-1123 subdomain');
   }
@@ -234,6 +273,7 @@ function validateContainers(props: MiniClusterProps, add: Add) {
       validateVolume(vname, vol, `${path}.volumes.${vname}`, add);
     }
   });
+  containers.forEach((c, i) => validateMountPaths(props, c, `containers[${i}]`, c.runFlux === true || containers.length === 1, add));
   const runner = containers.find((c) => c.runFlux === true || containers.length === 1);
   const runnerName = props.name;
   for (const c of containers) {
@@ -289,6 +329,38 @@ function validateContainer(c: MiniClusterContainer, path: string, isRunner: bool
   }
 }
 
+/**
+ * The API server rejects a container that mounts two volumes at one path: a user volume may not
+ * take the path of another (emptyDir volumes without a path all go to /dev/shm) or of a mount the
+ * MiniCluster adds to the container (containers.ts, handshake.ts).
+ */
+function validateMountPaths(props: MiniClusterProps, c: MiniClusterContainer, path: string, isRunner: boolean, add: Add) {
+  const normalize = (p: string) => p.replace(/\/+$/, '') || '/';
+  const taken = new Map<string, string>();
+  if (isRunner || !c.noWrapEntrypoint) {
+    const view = props.flux?.container;
+    taken.set(normalize(view?.mountPath ?? '/mnt/flux'), 'the Flux view (flux.container.mountPath)');
+    taken.set(ENTRYPOINT_MOUNT_DIR, 'the entrypoint ConfigMap');
+    taken.set(CERTIFICATE_MOUNT_DIR, 'the certificate Secret');
+    if (!view?.disable) taken.set(SOFTWARE_MOUNT_DIR, 'the Flux software volume');
+    if (isRunner && props.handshake?.enabled !== false) taken.set(DEFAULT_HANDSHAKE_OUT_DIR, 'the hosts handshake volume');
+  }
+  for (const name of Object.keys(c.volumes ?? {}).sort()) {
+    const v = c.volumes![name];
+    const mountPath = v?.path ?? (v?.emptyDir ? '/dev/shm' : undefined);
+    if (typeof mountPath !== 'string' || !isAbsolutePath(mountPath)) continue;
+    const at = normalize(mountPath);
+    const owner = taken.get(at);
+    if (owner !== undefined) {
+      add(`${path}.volumes.${name}.path`, v.path, v.path === undefined
+        ? `an emptyDir without a path mounts at ${at}, where ${owner} is already mounted in this container; give it a path`
+        : `${owner} is already mounted at ${at} in this container; give each volume its own path`);
+    } else {
+      taken.set(at, `volume '${name}'`);
+    }
+  }
+}
+
 function validateVolume(name: string, v: ContainerVolume, path: string, add: Add) {
   if (!DNS1123_LABEL.test(name) || name.length > 63) add(path, name, 'volume name must be a DNS-1123 label');
   if (RESERVED_VOLUME_NAMES.includes(name)) add(path, name, `volume name is reserved by the MiniCluster (${RESERVED_VOLUME_NAMES.join(', ')})`);
@@ -313,12 +385,50 @@ function validateVolume(name: string, v: ContainerVolume, path: string, add: Add
   }
 }
 
+/**
+ * Resources as the API server checks them (validateResourceRequirements): container resource names,
+ * non-negative quantities, requests at most the limits, and requests equal to limits for what cannot
+ * be overcommitted (extended resources such as nvidia.com/gpu, and huge pages).
+ */
 function validateResources(r: ContainerResources | undefined, path: string, add: Add) {
+  const value = (q: unknown) => (typeof q === 'string' && QUANTITY.test(q) ? quantityValue(q) : undefined);
   for (const kind of ['requests', 'limits'] as const) {
     for (const [res, q] of Object.entries(r?.[kind] ?? {})) {
-      if (typeof q !== 'string' || !QUANTITY.test(q)) add(`${path}.${kind}.${res}`, q, "must be a quantity such as '500m', '2Gi' or '4'");
+      if (value(q) === undefined) add(`${path}.${kind}.${res}`, q, "must be a quantity such as '500m', '2Gi' or '4'");
+      else if (value(q)! < 0) add(`${path}.${kind}.${res}`, q, 'must not be negative');
+      const nameError = resourceNameError(res);
+      if (nameError) add(`${path}.${kind}.${res}`, res, nameError);
+      const page = res.startsWith('hugepages-') ? value(res.slice('hugepages-'.length)) : undefined;
+      if (page !== undefined && value(q) !== undefined && (page <= 0 || value(q)! % page !== 0)) {
+        add(`${path}.${kind}.${res}`, q, `must be a whole number of ${res.slice('hugepages-'.length)} pages`);
+      }
     }
   }
+  const all = [...Object.keys(r?.requests ?? {}), ...Object.keys(r?.limits ?? {})];
+  if (all.some((res) => res.startsWith('hugepages-')) && !all.some((res) => res === 'cpu' || res === 'memory')) {
+    add(path, all, 'huge pages need a cpu or memory request or limit in the same container');
+  }
+  const limits = r?.limits ?? {};
+  for (const [res, q] of Object.entries(r?.requests ?? {})) {
+    const overcommit = (!res.includes('/') || res.includes('kubernetes.io/')) && !res.startsWith('hugepages-');
+    const request = value(q);
+    const limit = value(limits[res]);
+    if (!(res in limits)) {
+      if (!overcommit) add(`${path}.limits.${res}`, undefined, `required with requests.${res}: ${res} cannot be overcommitted, so its limit must be set and equal the request`);
+    } else if (request !== undefined && limit !== undefined) {
+      if (!overcommit && request !== limit) add(`${path}.requests.${res}`, q, `must equal limits.${res} (${limits[res]}): ${res} cannot be overcommitted`);
+      else if (request > limit) add(`${path}.requests.${res}`, q, `must be at most limits.${res} (${limits[res]})`);
+    }
+  }
+}
+
+/** Why `name` is not a container resource name (cpu, memory, ephemeral-storage, hugepages-<size> or domain/name). */
+function resourceNameError(name: string): string | undefined {
+  if (['cpu', 'memory', 'ephemeral-storage'].includes(name)) return undefined;
+  if (name.startsWith('hugepages-')) return QUANTITY.test(name.slice('hugepages-'.length)) ? undefined : 'a huge page resource is hugepages-<page size>, such as hugepages-2Mi';
+  if (!name.includes('/')) return "must be cpu, memory, ephemeral-storage, hugepages-<size> or an extended resource such as 'nvidia.com/gpu'";
+  const e = labelKeyError(name);
+  return e ?? (name.startsWith('requests.') ? "an extended resource name must not start with 'requests.'" : undefined);
 }
 
 function validateLabels(labels: { [k: string]: string } | undefined, path: string, add: Add) {
