@@ -10,6 +10,7 @@ import { HandshakeConfig, podFqdn } from './config';
 import { Directory, PeerEntry, entryOf, peerMessage } from './directory';
 import { HandshakeFailure } from './failure';
 import { HandshakeKeys, deriveKeys } from './keys';
+import { LateJoin, lateJoinFor } from './late-join';
 import { ChangeLog, Logger } from './log';
 import { OutDir, writeTerminationMessage } from './outputs';
 import { Backoff, ranksHostlist, sleep } from './ranks';
@@ -57,6 +58,9 @@ export class Handshake {
   private hostsTimer?: NodeJS.Timeout;
   private stopped = false;
   private ready = false;
+  /** Init lifecycle: the late-join path (late-join.ts), and whether it ended the wait. */
+  private lateJoin?: LateJoin;
+  private late = false;
   private settle!: { resolve: () => void; reject: (e: HandshakeFailure) => void };
   /** Resolves when this rank is ready; rejects with the HandshakeFailure that ended it. */
   readonly outcome: Promise<void>;
@@ -91,6 +95,7 @@ export class Handshake {
     clearTimeout(this.hostsTimer);
     this.server?.close();
     this.directoryChannel?.destroy();
+    this.lateJoin?.stop();
   }
 
   private async begin(): Promise<void> {
@@ -125,6 +130,22 @@ export class Handshake {
     } else {
       void this.directoryLoop().catch((e) => this.fail(e));
     }
+    this.lateJoin = lateJoinFor({
+      config: c, log: this.log, resolver: this.resolver, knownAddresses: () => this.knownPeers().map((p) => p.ip),
+      finish: (parent) => this.finishLate(parent), fail: (e) => this.fail(e),
+    });
+    this.lateJoin?.start();
+    this.checkReady();
+  }
+
+  /** The cluster already runs (late-join.ts): nobody is left to register with, verify or join. */
+  private finishLate(parent: PeerEntry | undefined): void {
+    if (this.ready || this.stopped) return;
+    if (parent) {
+      this.parent = parent;
+      this.out.writeParent(parent, this.config.fluxPort);
+    }
+    this.late = true;
     this.checkReady();
   }
 
@@ -366,9 +387,11 @@ export class Handshake {
 
   private checkReady(): void {
     if (this.ready || this.stopped) return;
-    if (!this.requiredChildren.every((r) => this.childrenSeen.has(r))) return;
-    if (this.rank !== 0 && !(this.parent && this.joinAcked)) return;
-    if (this.rank === 0 && !this.directory!.allJoined()) return;
+    if (!this.late) {
+      if (!this.requiredChildren.every((r) => this.childrenSeen.has(r))) return;
+      if (this.rank !== 0 && !(this.parent && this.joinAcked)) return;
+      if (this.rank === 0 && !this.directory!.allJoined()) return;
+    }
     this.ready = true;
     clearTimeout(this.deadlineTimer);
     this.writeHostsNow();
@@ -398,7 +421,10 @@ export class Handshake {
   private deadlineMessage(): string {
     const c = this.config;
     const parts: string[] = [];
-    if (this.rank === 0) {
+    const late = this.lateJoin?.deadlineReason();
+    if (late) {
+      parts.push(late);
+    } else if (this.rank === 0) {
       const never: number[] = [];
       const notJoined: number[] = [];
       for (let r = 1; r < c.quorum; r++) {
@@ -419,7 +445,7 @@ export class Handshake {
       parts.push(`rank 0 never acknowledged the join: ${this.directoryReason}`);
     }
     const missing = this.requiredChildren.filter((r) => !this.childrenSeen.has(r));
-    if (missing.length && this.rank !== 0) parts.push(`TBON children never connected: ${ranksHostlist(c.name, missing)}`);
+    if (missing.length && this.rank !== 0 && !late) parts.push(`TBON children never connected: ${ranksHostlist(c.name, missing)}`);
     return `handshake deadline of ${c.deadlineSeconds}s passed on ${c.hostname} (rank ${this.rank}): ${parts.join('; ') || 'unknown'}`;
   }
 
