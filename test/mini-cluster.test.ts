@@ -327,6 +327,9 @@ describe('MiniCluster hosts handshake', () => {
       { name: 'handshake', port: 8060, targetPort: 8060, protocol: 'TCP' },
       { name: 'flux', port: 8050, targetPort: 8050, protocol: 'TCP' },
     ]);
+    // AND its workers re-resolve a parent that moved (no sidecar keeps parent.env current); 1.29+ ones need not
+    expect(v28.configMap.data['entrypoint.sh']).toContain('moved_parent_address');
+    expect(synth({ ...hello, kubernetesVersion: '1.29' }).configMap.data['entrypoint.sh']).not.toContain('moved_parent_address');
     expectValidManifests(v28.docs, { kubernetesVersion: '1.28' });
     const v27 = synth({ ...hello, kubernetesVersion: '1.27' });
     expect(v27.job.spec.template.spec.initContainers[1].command).toEqual(expect.arrayContaining(['--lifecycle=init', '--mode=dns']));
