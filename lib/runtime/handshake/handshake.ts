@@ -132,7 +132,7 @@ export class Handshake {
     }
     this.lateJoin = lateJoinFor({
       config: c, log: this.log, resolver: this.resolver, knownAddresses: () => this.knownPeers().map((p) => p.ip),
-      finish: (parent) => this.finishLate(parent), fail: (e) => this.fail(e),
+      directoryConnected: () => this.directoryChannel !== undefined, finish: (parent) => this.finishLate(parent), fail: (e) => this.fail(e),
     });
     this.lateJoin?.start();
     this.checkReady();

@@ -30,10 +30,17 @@ export interface LateJoinContext {
   readonly resolver: NameResolver;
   /** Pod IPs the handshake already knows (rank 0: every registered pod, itself included). */
   knownAddresses(): Iterable<string>;
+  /** True while a session with rank 0's directory is open: the ordinary path is under way. */
+  directoryConnected(): boolean;
   /** Ends the handshake as ready: `parent` answered on its Flux port (rank > 0), none for rank 0. */
   finish(parent: PeerEntry | undefined): void;
   fail(e: unknown): void;
 }
+
+/** How long rank > 0 reuses the address of rank 0's broker (a stable Service IP) between probes. */
+const RESOLVED_REUSE_MS = 10000;
+/** How often rank > 0 looks again while its directory session is open. */
+const IDLE_MS = 1000;
 
 /** The late-join path for this configuration, or undefined where it does not apply. */
 export function lateJoinFor(ctx: LateJoinContext): LateJoin | undefined {
@@ -101,13 +108,21 @@ export class LateJoin {
     // per-pod name; dns mode polls rank 0's per-pod name anyway.
     const host = c.mode === HandshakeMode.RENDEZVOUS ? c.rendezvousHost : podFqdn(c, hostOf(c.name, 0));
     const backoff = new Backoff(250, 2000);
+    let resolved: { ip: string; at: number } | undefined;
     for (;;) {
       if (this.stopped) return;
+      if (this.ctx.directoryConnected()) {
+        // Rank 0's handshake answers, so its broker cannot run yet: no probe while it does (at a
+        // fresh start this keeps the probes off rank 0, whose CPU is the bottleneck at scale).
+        backoff.reset();
+        await sleep(IDLE_MS);
+        continue;
+      }
       try {
-        const ip = await this.ctx.resolver.lookup(host);
-        await probeFluxBroker(ip, c.fluxPort);
+        if (!resolved || Date.now() - resolved.at > RESOLVED_REUSE_MS) resolved = { ip: await this.ctx.resolver.lookup(host), at: Date.now() };
+        await probeFluxBroker(resolved.ip, c.fluxPort);
         if (this.stopped) return;
-        this.ctx.log.info('cluster-running', { via: `${host}:${c.fluxPort}`, ip });
+        this.ctx.log.info('cluster-running', { via: `${host}:${c.fluxPort}`, ip: resolved.ip });
         break;
       } catch {
         // The usual state while a cluster starts: nothing to log.
