@@ -75,14 +75,14 @@ async function until(what: string, condition: () => boolean, child: { exitCode: 
   if (!condition()) throw new Error(`${what} never happened`);
 }
 
-/** Starts a worker (rank 3) whose first broker runs until stopped; later brokers exit 0. */
-function startWorker(model: ScriptModel): ReturnType<Sandbox['start']> {
+/** Starts a worker (rank 3) whose first broker runs until stopped (by TERM, or KILL with `deaf`); later brokers exit 0. */
+function startWorker(model: ScriptModel, deaf = false): ReturnType<Sandbox['start']> {
   const scripts = renderScripts(model);
   expect(sandbox.run('flux-init.sh', scripts['flux-init.sh']).status).toBe(0);
   fs.writeFileSync(path.join(sandbox.handshake, 'ready'), 'rank=3\n');
   return sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], {
     hostname: 'flux-sample-3',
-    onStart: `if [ "$s" = 1 ]; then ${BLOCK_UNTIL_TERM}; fi`,
+    onStart: deaf ? 'if [ "$s" = 1 ]; then trap "" TERM; touch "$calls/blocking"; exec sleep 60; fi' : `if [ "$s" = 1 ]; then ${BLOCK_UNTIL_TERM}; fi`,
     env: {
       HANDSHAKE_PARENT_WATCH_SECONDS: '1',
       FAKE_GETENT_CALLS: path.join(sandbox.root, 'getent-calls'),
@@ -98,8 +98,8 @@ function connects(): string[] {
   });
 }
 
-function model(resolveParent: boolean): ScriptModel {
-  return sampleModel(sandbox, { handshake: { dir: sandbox.handshake, resolveParent } });
+function model(resolveParent: boolean, strict = false): ScriptModel {
+  return sampleModel(sandbox, { strict, handshake: { dir: sandbox.handshake, resolveParent } });
 }
 
 describe('entrypoint.sh: a worker follows a TBON parent that moved while its broker runs', () => {
@@ -121,11 +121,11 @@ describe('entrypoint.sh: a worker follows a TBON parent that moved while its bro
     expect(getentCalls()).toEqual([]);
   });
 
-  test('init lifecycle: the parent\'s name resolves to a new address that answers and the pinned one does not: restart there', async () => {
+  test('init lifecycle (strict script): the parent\'s name resolves to a new address that answers and the pinned one does not: restart there', async () => {
     // GIVEN a worker pinned to the old address, which no longer answers (the parent's pod was replaced)
     writeParentEnv(oldIp());
     setDnsAnswer(oldIp());
-    const { child, done } = startWorker(model(true));
+    const { child, done } = startWorker(model(true, true));
     await sandbox.waitForCallFile('blocking', child);
     // WHEN the parent's per-pod name resolves to the new pod's address, where its Flux port answers
     await fluxPortAt(newIp());
@@ -139,6 +139,19 @@ describe('entrypoint.sh: a worker follows a TBON parent that moved while its bro
     expect(fs.readFileSync(path.join(sandbox.handshake, 'parent.env'), 'utf8')).toContain(`FLUX_PARENT_IP=${oldIp()}\n`);
     // AND the note between the watch and the restart loop is consumed
     expect(fs.existsSync(path.join(sandbox.mount, 'config', 'rank-config', 'parent-moved'))).toBe(false);
+  });
+
+  test('a broker that ignores TERM is killed after 10 s, then restarted with the new address', async () => {
+    // GIVEN a running broker that ignores TERM (cut off from its parent, it may never finish a shutdown)
+    writeParentEnv(oldIp());
+    const { child, done } = startWorker(model(false), true);
+    await sandbox.waitForCallFile('blocking', child);
+    // WHEN its parent moved
+    writeParentEnv(newIp());
+    // THEN it is killed, and the worker restarts with the new address
+    const result = await done;
+    expect(result.status).toBe(0);
+    expect(connects()).toEqual([`tcp://${oldIp()}:${port}`, `tcp://${newIp()}:${port}`]);
   });
 
   test.each([
