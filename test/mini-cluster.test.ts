@@ -342,6 +342,15 @@ describe('MiniCluster hosts handshake', () => {
     expect(job.spec.template.spec.initContainers[1].command).toEqual(expect.arrayContaining(['--size=8', '--max-size=8', '--quorum=1']));
   });
 
+  test('the sidecar memory limit grows with the pods rank 0 holds a session with; the request does not', () => {
+    // GIVEN clusters of 4, 4096 and 16384 possible pods
+    const limits = [4, 4096, 16384].map((maxSize) => synth({ ...hello, size: Math.min(maxSize, 4), maxSize })
+      .job.spec.template.spec.initContainers[1].resources);
+    // THEN the limit is 128Mi up to a few thousand pods, then 64Mi + 6 KiB per pod; requests stay fixed
+    expect(limits.map((r) => r.limits.memory)).toEqual(['128Mi', '128Mi', '160Mi']);
+    expect(limits.map((r) => r.requests.memory)).toEqual(['48Mi', '48Mi', '48Mi']);
+  });
+
   test('options reach the program; disabled leaves no trace', () => {
     const { job } = synth({ ...hello, handshake: { deadlineSeconds: 60, port: 9100, mode: HandshakeMode.DNS, image: 'node:20-alpine' } });
     const sidecar = job.spec.template.spec.initContainers[1];

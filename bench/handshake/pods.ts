@@ -33,12 +33,14 @@ export interface RunMessage {
 }
 
 export type WorkerReport =
-  | { readonly type: 'ready'; readonly items: [number, number][] }
+  /** `items`: [rank, epoch ms when it was ready]; `listening`: [rank, epoch ms when its server listened]. */
+  | { readonly type: 'ready'; readonly items: [number, number][]; readonly listening: [number, number][] }
   | { readonly type: 'failed'; readonly rank: number; readonly message: string };
 
 const handshakes: Handshake[] = [];
 const timers: NodeJS.Timeout[] = [];
 let pendingReady: [number, number][] = [];
+let pendingListening: [number, number][] = [];
 let stopped = false;
 
 function report(m: WorkerReport): void {
@@ -49,11 +51,14 @@ function ready(rank: number): void {
   pendingReady.push([rank, Date.now()]);
 }
 
-setInterval(() => {
-  if (pendingReady.length === 0) return;
-  report({ type: 'ready', items: pendingReady });
+function flush(): void {
+  if (pendingReady.length === 0 && pendingListening.length === 0) return;
+  report({ type: 'ready', items: pendingReady, listening: pendingListening });
   pendingReady = [];
-}, 20).unref();
+  pendingListening = [];
+}
+
+setInterval(flush, 20).unref();
 
 function startHandshake(run: RunMessage, pod: PodPlan): void {
   const dir = path.join(run.outRoot, `pod-${pod.rank}`);
@@ -62,9 +67,13 @@ function startHandshake(run: RunMessage, pod: PodPlan): void {
     `--out-dir=${dir}`, `--termination-log=${dir}.termination`,
   ], {});
   if (!config) return report({ type: 'failed', rank: pod.rank, message: errors.join('; ') });
-  // Discard logs (except samples when debugging): 1023 pods' lines would cost more CPU than the handshake.
+  // Logs are dropped (except samples when debugging); only the moment the server listens is kept:
+  // like rank 0, a pod is reachable from then on.
   const logDir = process.env.BENCH_POD_LOG_DIR;
-  const sink = logDir && pod.rank % 50 === 0 ? (line: string): void => fs.appendFileSync(path.join(logDir, `pod-${pod.rank}.log`), `${line}\n`) : undefined;
+  const sink = (line: string): void => {
+    if (line.includes('"event":"listening"')) pendingListening.push([pod.rank, Date.now()]);
+    if (logDir && pod.rank % 50 === 0) fs.appendFileSync(path.join(logDir, `pod-${pod.rank}.log`), `${line}\n`);
+  };
   const h = new Handshake(config, new Logger(sink));
   handshakes.push(h);
   h.start().then(() => ready(pod.rank), (e: HandshakeFailure) => report({ type: 'failed', rank: pod.rank, message: e.message }));
@@ -109,7 +118,7 @@ process.on('message', (m: RunMessage | { type: 'stop' }) => {
     stopped = true;
     for (const t of timers) clearTimeout(t);
     for (const h of handshakes) h.stop();
-    if (pendingReady.length) report({ type: 'ready', items: pendingReady });
+    flush();
     stopProfile(() => setTimeout(() => process.exit(0), 50));
     return;
   }

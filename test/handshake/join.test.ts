@@ -132,7 +132,8 @@ suite('handshake joins a cluster', () => {
       pods[0].proc.kill('SIGCONT');
     }
     // AND re-registers once rank 0 answers again
-    await nth(pods[1], 'joined', 2);
+    let okSeen = 0;
+    await pods[1].waitFor((l) => l.event === 'directory' && l.outcome === 'ok' && ++okSeen >= 2);
     expect(parentIp(pods[1])).toBe(cluster.ip(0));
   });
 

@@ -2,7 +2,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as net from 'net';
 import { HANDSHAKE_HOSTS_FILE, HANDSHAKE_PARENT_FILE } from '../../lib/core/handshake-contract';
-import { authenticateToServer } from '../../lib/runtime/handshake/channel';
+import { PROTOCOL_VERSION, authenticateToServer } from '../../lib/runtime/handshake/channel';
 import { deriveKeys } from '../../lib/runtime/handshake/keys';
 import { Pod, TestCluster, programBuilt } from './support/cluster';
 
@@ -59,10 +59,10 @@ suite('handshake security', () => {
     const ip0 = cluster.ip(0);
     // WHEN a stranger learns the public fingerprint from a challenge, answers with a made-up MAC,
     const nonce = crypto.randomBytes(32).toString('hex');
-    const hello = JSON.stringify({ t: 'hello', v: 1, nc: nonce, fp: '0'.repeat(32), rank: 1 });
+    const hello = JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nc: nonce, fp: '0'.repeat(32), rank: 1 });
     const fp = firstLine(await exchange(ip0, cluster.port, `${hello}\n`)).fp as string;
     const forged = [
-      JSON.stringify({ t: 'hello', v: 1, nc: nonce, fp, rank: 1 }),
+      JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nc: nonce, fp, rank: 1 }),
       JSON.stringify({ t: 'auth', mac: crypto.randomBytes(32).toString('hex') }),
       `${'0'.repeat(64)} ${JSON.stringify({ t: 'register', rank: 1, host: 'flux-1', fqdn: 'evil', ip: '127.66.66.66', port: 1, epoch: 9e15 })}`,
     ].join('\n') + '\n';
@@ -95,10 +95,10 @@ suite('handshake security', () => {
       return write(chunk, ...rest);
     }) as typeof socket.write;
     await new Promise((r) => socket.once('connect', r));
-    const ch = await authenticateToServer(socket, keys, 1, { t: 'child', rank: 1, epoch: 1 });
-    expect((await ch.next(5000)).t).toBe('welcome');
-    expect((await ch.next(5000)).t).toBe('ack');
-    ch.destroy();
+    const { channel, welcome } = await authenticateToServer(socket, keys, 1, { t: 'child', rank: 1, epoch: 1 });
+    expect([welcome.t, welcome.rank]).toEqual(['welcome', 0]);
+    expect((await channel.next(5000)).t).toBe('ack');
+    channel.destroy();
     // WHEN a stranger replays those bytes on a new connection
     const answer = await exchange(cluster.ip(0), cluster.port, Buffer.concat(sent), { keepOpen: true });
     // THEN the fresh server nonce makes the old proof invalid: only a challenge comes back
@@ -129,6 +129,33 @@ suite('handshake security', () => {
     // AND a real worker still joins
     const rank1 = await cluster.startPod(1);
     await Promise.all([rank0, rank1].map((p) => p.waitForEvent('ready')));
+  });
+
+  test('an on-path rewrite of the server entry in the challenge is detected', async () => {
+    // GIVEN rank 0 is up, reached through a relay that rewrites the IP in rank 0's challenge
+    cluster = await TestCluster.create({ size: 2 });
+    const rank0 = await cluster.startPod(0);
+    await rank0.waitForEvent('listening');
+    const ip0 = cluster.ip(0);
+    const relay = net.createServer((inbound) => {
+      const outbound = net.connect({ host: ip0, port: cluster!.port });
+      inbound.pipe(outbound);
+      outbound.setEncoding('utf8');
+      outbound.on('data', (d: string) => inbound.write(d.split(ip0).join('127.66.66.66')));
+      outbound.on('error', () => inbound.destroy());
+      inbound.on('error', () => outbound.destroy());
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    try {
+      const socket = net.connect({ host: '127.0.0.1', port: (relay.address() as net.AddressInfo).port });
+      await new Promise((r) => socket.once('connect', r));
+      // WHEN a member authenticates through it
+      const keys = deriveKeys(fs.readFileSync(cluster.certPath));
+      // THEN the client refuses the session: the entry is covered by the server's proof
+      await expect(authenticateToServer(socket, keys, 1, { t: 'child', rank: 1, epoch: 1 })).rejects.toMatchObject({ kind: 'unauthenticated' });
+    } finally {
+      relay.close();
+    }
   });
 
   test('a hello from a pod with another certificate is reported as a mismatch, not accepted', async () => {

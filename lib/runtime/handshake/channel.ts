@@ -4,9 +4,10 @@ import { HandshakeKeys, hmac, macEqual, nonce } from './keys';
 /**
  * The wire protocol: newline-delimited JSON, at most MAX_FRAME_BYTES per line.
  *
- *   C→S  {"t":"hello","v":1,"nc":<client nonce>,"fp":<fingerprint>,"rank":<claimed rank>}
- *   S→C  {"t":"challenge","v":1,"ns":<server nonce>,"fp":<fingerprint>,"mac":HMAC(K,"s",nc,ns,fp)}
- *   C→S  {"t":"auth","mac":HMAC(K,"c",ns,nc)}
+ *   C→S  {"t":"hello","v":2,"nc":<client nonce>,"fp":<fingerprint>,"rank":<claimed rank>}
+ *   S→C  {"t":"challenge","v":2,"ns":<server nonce>,"fp":<fingerprint>,"peer":<the server's entry, JSON text>,
+ *         "mac":HMAC(K,"s",nc,ns,fp,peer)}
+ *   C→S  {"t":"auth","mac":HMAC(K,"c",ns,nc)} and the client's first session message in the same write
  *
  * Both nonces are fresh per connection, so no recorded message verifies again (no replay). After
  * that every line is `<mac> <json>` with mac = HMAC(Ks, sender, seq, json), Ks = HMAC(K, "session",
@@ -14,13 +15,16 @@ import { HandshakeKeys, hmac, macEqual, nonce } from './keys';
  */
 export const MAX_FRAME_BYTES = 4096;
 export const AUTH_TIMEOUT_MS = 5000;
-const PROTOCOL_VERSION = 1;
+/** Version 2: one session per pod with rank 0, joins reported by the parent. */
+export const PROTOCOL_VERSION = 2;
 const HEX64 = /^[0-9a-f]{64}$/;
 const HEX32 = /^[0-9a-f]{32}$/;
 
 export type AuthErrorKind = 'mismatch' | 'unauthenticated' | 'protocol' | 'closed' | 'timeout';
 
 export class AuthError extends Error {
+  /** The peer's address, read only when a connection fails (reading it for every one costs). */
+  remote?: string;
   constructor(
     readonly kind: AuthErrorKind,
     message: string,
@@ -100,6 +104,8 @@ class LineSocket {
     this.closed = err;
     this.partial = [];
     this.queue = [];
+    // Unknown once the peer has closed: the socket has no handle left to ask.
+    err.remote ??= this.socket.remoteAddress;
     this.socket.destroy();
     if (this.waiter) {
       clearTimeout(this.waiter.timer);
@@ -236,34 +242,45 @@ function sessionKey(keys: HandshakeKeys, nc: string, ns: string): Buffer {
   return Buffer.from(hmac(keys.authKey, 'session', nc, ns), 'hex');
 }
 
-/** Client side: checks the server proves the key, proves it too, sends `first`; returns the channel. */
-export async function authenticateToServer(socket: net.Socket, keys: HandshakeKeys, claimedRank: number, first: Message): Promise<Channel> {
+/** An authenticated session, and who the server says it is (proved with the key). */
+export interface ClientSession {
+  readonly channel: Channel;
+  readonly welcome: Message;
+}
+
+/** Client side: checks the server proves the key, proves it too, sends `first`; returns the session. */
+export async function authenticateToServer(socket: net.Socket, keys: HandshakeKeys, claimedRank: number, first: Message): Promise<ClientSession> {
   const lines = new LineSocket(socket);
   try {
     const nc = nonce();
     lines.write(`${JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nc, fp: keys.fingerprint, rank: claimedRank })}\n`);
     const ch = parse(await lines.next(AUTH_TIMEOUT_MS));
-    if (ch.t !== 'challenge' || typeof ch.ns !== 'string' || !HEX64.test(ch.ns) || typeof ch.fp !== 'string' || typeof ch.mac !== 'string') {
+    if (ch.t !== 'challenge' || typeof ch.ns !== 'string' || !HEX64.test(ch.ns) || typeof ch.fp !== 'string'
+      || typeof ch.peer !== 'string' || typeof ch.mac !== 'string') {
       throw new AuthError('protocol', 'expected a challenge');
     }
     if (ch.fp !== keys.fingerprint) {
       throw new AuthError('mismatch', `peer certificate fingerprint ${ch.fp} differs from ours ${keys.fingerprint}`, ch.fp);
     }
-    if (!macEqual(ch.mac, hmac(keys.authKey, 's', nc, ch.ns, ch.fp))) {
+    if (!macEqual(ch.mac, hmac(keys.authKey, 's', nc, ch.ns, ch.fp, ch.peer))) {
       throw new AuthError('unauthenticated', 'the peer could not prove it holds the cluster key');
     }
+    const welcome = parse(ch.peer);
     const channel = new Channel(lines, sessionKey(keys, nc, ch.ns), 'c');
-    // The first message rides with the proof: one segment, no wait for the welcome.
+    // The first message rides with the proof: one segment.
     lines.write(`${JSON.stringify({ t: 'auth', mac: hmac(keys.authKey, 'c', ch.ns, nc) })}\n${channel.frame(first)}`);
-    return channel;
+    return { channel, welcome };
   } catch (e) {
     socket.destroy();
     throw e;
   }
 }
 
-/** Server side: challenges the client; only a client that proves the key gets a channel. */
-export async function authenticateClient(socket: net.Socket, keys: HandshakeKeys): Promise<Channel> {
+/**
+ * Server side: challenges the client, telling it who this server is (`welcome`, not secret, proved
+ * with the key); only a client that proves the key gets a channel.
+ */
+export async function authenticateClient(socket: net.Socket, keys: HandshakeKeys, welcome: Message): Promise<Channel> {
   const lines = new LineSocket(socket);
   try {
     const hello = parse(await lines.next(AUTH_TIMEOUT_MS));
@@ -273,7 +290,8 @@ export async function authenticateClient(socket: net.Socket, keys: HandshakeKeys
     }
     const claimed = Number.isInteger(hello.rank) ? (hello.rank as number) : undefined;
     const ns = nonce();
-    lines.write(`${JSON.stringify({ t: 'challenge', v: PROTOCOL_VERSION, ns, fp: keys.fingerprint, mac: hmac(keys.authKey, 's', hello.nc, ns, keys.fingerprint) })}\n`);
+    const peer = JSON.stringify(welcome);
+    lines.write(`${JSON.stringify({ t: 'challenge', v: PROTOCOL_VERSION, ns, fp: keys.fingerprint, peer, mac: hmac(keys.authKey, 's', hello.nc, ns, keys.fingerprint, peer) })}\n`);
     if (hello.fp !== keys.fingerprint) {
       throw new AuthError('mismatch', `client certificate fingerprint ${hello.fp} differs from ours`, hello.fp, claimed);
     }
@@ -283,6 +301,7 @@ export async function authenticateClient(socket: net.Socket, keys: HandshakeKeys
     }
     return new Channel(lines, sessionKey(keys, hello.nc, ns), 's');
   } catch (e) {
+    if (e instanceof AuthError) e.remote ??= socket.remoteAddress;
     // Let the challenge reach a mismatched client so it can report the mismatch itself.
     if (e instanceof AuthError && e.kind === 'mismatch') closeGently(socket);
     else socket.destroy();

@@ -1,6 +1,6 @@
 import * as net from 'net';
 import { hostname as hostOf } from '../../core/hostlist';
-import { parentRank } from '../../core/topology';
+import { childRanks, parentRank } from '../../core/topology';
 import { Channel, Message } from './channel';
 import { Logger } from './log';
 import { PeerAddress } from './outputs';
@@ -27,12 +27,15 @@ export function entryOf(m: Message, name: string, maxSize: number): PeerEntry | 
 /**
  * Rank 0's table of registered pods. Each pod registers (rank, IP, port, epoch) and subscribes to
  * its TBON parent's entry; the directory pushes that entry whenever it appears or changes, and
- * counts the pods that reported their parent verified ("joined").
+ * counts the pods whose parent was verified ("joined"): a child of rank 0 by registering, any
+ * other pod when its parent reports it (`joins`, batched per parent).
  */
 export class Directory {
   private readonly entries = new Map<number, PeerEntry>();
   private readonly subscribers = new Map<number, Set<Channel>>();
   private readonly joined = new Set<number>();
+  /** rank → the epoch in which its parent saw it; joined while that is its registered epoch. */
+  private readonly claims = new Map<number, number>();
   private readonly registeredBy = new Map<Channel, number>();
   private joinedBelowQuorum = 0;
   private nextMilestone = 1;
@@ -67,6 +70,12 @@ export class Directory {
     const quarter = Math.max(1, Math.ceil(total / 4));
     this.nextMilestone = Math.min(total, (Math.floor(registered / quarter) + 1) * quarter);
     if (registered >= total) this.nextMilestone = Infinity;
+  }
+
+  /** Re-derives whether `rank` has joined: its parent saw the run it is registered with. */
+  private refresh(rank: number): void {
+    const e = this.entries.get(rank);
+    this.setJoined(rank, e !== undefined && rank !== 0 && this.claims.get(rank) === e.epoch);
   }
 
   private setJoined(rank: number, joined: boolean): void {
@@ -104,15 +113,24 @@ export class Directory {
       return;
     }
     this.registeredBy.set(ch, e.rank);
+    const p = parentRank(e.rank, this.topology)!;
     if (!old || old.epoch !== e.epoch || old.ip !== e.ip || old.port !== e.port) {
       this.entries.set(e.rank, e);
-      this.setJoined(e.rank, false);
+      // Its children verified the old run (or address): they must verify this one again.
+      if (old) {
+        for (const c of childRanks(e.rank, this.maxSize, this.topology)) {
+          this.claims.delete(c);
+          this.refresh(c);
+        }
+      }
+      // Registering is a child of rank 0's parent check: an authenticated session with rank 0.
+      if (p === 0) this.claims.set(e.rank, e.epoch);
+      this.refresh(e.rank);
       if (this.logEach || old) this.log.info('peer-registered', { peer: e.rank, ip: e.ip, restarted: old !== undefined && old.epoch !== e.epoch });
       else this.progress();
       for (const sub of this.subscribers.get(e.rank) ?? []) sub.send(peerMessage(e));
       this.onChange();
     }
-    const p = parentRank(e.rank, this.topology)!;
     let subs = this.subscribers.get(p);
     if (!subs) this.subscribers.set(p, (subs = new Set()));
     subs.add(ch);
@@ -120,18 +138,25 @@ export class Directory {
     if (parent) ch.send(peerMessage(parent));
   }
 
-  markJoined(ch: Channel, m: Message): void {
-    const rank = this.registeredBy.get(ch);
-    if (rank === undefined || !this.joinedBy(rank, m.epoch)) return;
-    ch.send({ t: 'joined-ack' });
+  /** A parent's report that its children `joins: [[rank, epoch], …]` verified it. */
+  reportJoins(ch: Channel, m: Message): void {
+    const reporter = this.registeredBy.get(ch);
+    const joins = m.joins;
+    if (reporter === undefined || !Array.isArray(joins)) return;
+    for (const j of joins) {
+      if (!Array.isArray(j) || j.length !== 2) continue;
+      const [rank, epoch] = j as unknown[];
+      // Only the registered parent of a rank may vouch for it.
+      if (!Number.isInteger(rank) || (rank as number) >= this.maxSize || parentRank(rank as number, this.topology) !== reporter) continue;
+      if (typeof epoch !== 'number' || !Number.isFinite(epoch)) continue;
+      this.claimJoined(rank as number, epoch);
+    }
   }
 
-  /** Records that `rank` (in the run `epoch` it registered with) verified its parent. */
-  joinedBy(rank: number, epoch: unknown): boolean {
-    const e = this.entries.get(rank);
-    if (!e || epoch !== e.epoch) return false;
-    this.setJoined(rank, true);
-    return true;
+  /** Records that `rank`, in the run `epoch`, verified its parent (rank 0's own children, or a report). */
+  claimJoined(rank: number, epoch: number): void {
+    this.claims.set(rank, epoch);
+    this.refresh(rank);
   }
 
   forget(ch: Channel): void {

@@ -28,11 +28,18 @@ const HEARTBEAT_TIMEOUT_MS = 35000;
 /** Thrown inside loops once the handshake has failed or stopped, to unwind quietly. */
 class Stopped extends Error {}
 
+/** How long a parent gathers its children's joins before reporting them to rank 0 in one frame. */
+const JOIN_REPORT_DELAY_MS = 5;
+/** Joins per report frame: `[rank,epoch],` is at most ~26 bytes, frames at most MAX_FRAME_BYTES. */
+const JOINS_PER_FRAME = 100;
+
 /**
  * One pod's hosts handshake. Every pod runs a handshake server; rank 0's is also the directory.
  * A rank is ready when (1) its local checks pass, (2) its TBON parent is registered, reachable at
  * its pod IP and proved the same certificate, (3) its required TBON children proved they reached
- * it, and, on rank 0, (4) every rank below the quorum reported (2).
+ * it, and, on rank 0, (4) every rank below the quorum did (2). A child of rank 0 proves (2) with
+ * its directory session itself; any other rank with a session to its parent, which reports the
+ * join to rank 0 (batched), so rank 0 handles one session per pod.
  */
 export class Handshake {
   readonly rank: number;
@@ -49,8 +56,11 @@ export class Handshake {
   private parent?: PeerEntry;
   private parentCandidate?: PeerEntry;
   private parentGeneration = 0;
-  private joinAcked = false;
-  private readonly childrenSeen = new Set<number>();
+  /** TBON children that verified this rank, with the epoch (run) they did it in. */
+  private readonly childrenSeen = new Map<number, number>();
+  /** Joins of children not yet reported to rank 0. */
+  private unreported = new Map<number, number>();
+  private reportTimer?: NodeJS.Timeout;
   private readonly mismatchClaims = new Set<number>();
   private directoryReason = 'not tried yet';
   private parentReason = 'not tried yet';
@@ -93,6 +103,7 @@ export class Handshake {
     this.stopped = true;
     clearTimeout(this.deadlineTimer);
     clearTimeout(this.hostsTimer);
+    clearTimeout(this.reportTimer);
     this.server?.close();
     this.directoryChannel?.destroy();
     this.lateJoin?.stop();
@@ -118,7 +129,7 @@ export class Handshake {
       const address = await checkBind(c, restarted);
       this.log.info('bind-checked', { interface: c.bindInterface, address, port: c.fluxPort, portCheck: restarted ? 'skipped: flux may hold it' : 'free' });
     }
-    this.server = new HandshakeServer(this.keys, serverLimits(c.maxSize), this.log,
+    this.server = new HandshakeServer(this.keys, { ...peerMessage(this.self), t: 'welcome' }, serverLimits(c.maxSize), this.log,
       (ch) => this.onSession(ch), (claimed) => this.onClientMismatch(claimed));
     await this.server.listen(c.podIp, c.port);
     this.log.info('listening', { ip: c.podIp, port: c.port });
@@ -153,42 +164,64 @@ export class Handshake {
 
   private onSession(ch: Channel): void {
     if (this.stopped) return ch.destroy();
-    // The welcome leaves in the same write as the answer to the client's first message.
-    let welcomed = false;
-    ch.listen((m) => {
-      if (!welcomed) {
-        welcomed = true;
-        ch.send({ ...peerMessage(this.self), t: 'welcome' });
-      }
-      this.onPeerMessage(ch, m);
-    }, () => this.directory?.forget(ch));
+    ch.listen((m) => this.onPeerMessage(ch, m), () => this.directory?.forget(ch));
   }
 
   private onPeerMessage(ch: Channel, m: Message): void {
     if (m.t === 'child') {
       const rank = m.rank as number;
-      if (!childRanks(this.rank, this.config.maxSize, this.config.topology).includes(rank)) return ch.destroy();
-      if (!this.childrenSeen.has(rank)) {
-        this.childrenSeen.add(rank);
-        // Per child only where it is news: few children, or a late or restarted one.
-        const n = this.childrenSeen.size;
-        if (this.ready || this.requiredChildren.length <= 16 || n === 1 || n === this.requiredChildren.length) {
-          this.log.info('child-connected', { child: rank, connected: n, required: this.requiredChildren.length });
-        }
-      }
-      // On rank 0 a child's check of its parent is also its join: one round trip less per child.
-      ch.send({ t: 'ack', joined: this.directory?.joinedBy(rank, m.epoch) ?? false });
-      this.checkReady();
+      if (!Number.isInteger(rank) || rank >= this.config.maxSize || parentRank(rank, this.config.topology) !== this.rank
+        || typeof m.epoch !== 'number' || !Number.isFinite(m.epoch)) return ch.destroy();
+      this.onChild(rank, m.epoch);
+      ch.send({ t: 'ack' });
     } else if (m.t === 'register' && this.directory) {
       this.directory.register(ch, m);
-    } else if (m.t === 'joined' && this.directory) {
-      this.directory.markJoined(ch, m);
+    } else if (m.t === 'joins' && this.directory) {
+      this.directory.reportJoins(ch, m);
     } else if (m.t === 'ping') {
       ch.send({ t: 'pong' });
     } else {
       this.log.warn('unexpected-message', { type: m.t });
       ch.destroy();
     }
+  }
+
+  /** A TBON child proved it reached this rank: count it, and report its join to rank 0. */
+  private onChild(rank: number, epoch: number): void {
+    const news = this.childrenSeen.get(rank) !== epoch;
+    this.childrenSeen.set(rank, epoch);
+    if (news) {
+      // Per child only where it is news: few children, or a late or restarted one.
+      const n = this.childrenSeen.size;
+      if (this.ready || this.requiredChildren.length <= 16 || n === 1 || n === this.requiredChildren.length) {
+        this.log.info('child-connected', { child: rank, connected: n, required: this.requiredChildren.length });
+      }
+    }
+    if (this.directory) this.directory.claimJoined(rank, epoch);
+    else {
+      this.unreported.set(rank, epoch);
+      this.reportJoinsSoon();
+    }
+    this.checkReady();
+  }
+
+  private reportJoinsSoon(): void {
+    if (this.reportTimer || this.stopped) return;
+    this.reportTimer = setTimeout(() => {
+      this.reportTimer = undefined;
+      if (this.directoryChannel) this.reportJoins(this.unreported);
+    }, JOIN_REPORT_DELAY_MS);
+  }
+
+  /** Sends rank 0 the joins of `joins` (a map rank → epoch), a few frames for hundreds of children. */
+  private reportJoins(joins: Map<number, number>): void {
+    const ch = this.directoryChannel;
+    if (!ch || joins.size === 0) return;
+    const all = [...joins];
+    ch.batch(() => {
+      for (let i = 0; i < all.length; i += JOINS_PER_FRAME) ch.send({ t: 'joins', joins: all.slice(i, i + JOINS_PER_FRAME) });
+    });
+    if (joins === this.unreported) this.unreported = new Map();
   }
 
   private onClientMismatch(claimedRank: number | undefined): void {
@@ -211,7 +244,7 @@ export class Handshake {
       : podFqdn(this.config, hostOf(this.config.name, 0));
   }
 
-  /** Connects and authenticates; `first` leaves with the proof (no wait for the welcome). */
+  /** Connects and authenticates; `first` leaves with the proof; the server's entry came with its challenge. */
   private async connect(ip: string, port: number, first: Message, keepAlive = false): Promise<{ ch: Channel; welcome: PeerEntry }> {
     const socket = net.connect({ host: ip, port, timeout: CONNECT_TIMEOUT_MS });
     socket.setNoDelay(true);
@@ -228,9 +261,9 @@ export class Handshake {
     });
     // Keepalive notices a vanished rank 0 (pod deleted, no RST) on the long-lived directory session.
     if (keepAlive) socket.setKeepAlive(true, 10000);
-    let ch: Channel;
+    let session: { channel: Channel; welcome: Message };
     try {
-      ch = await authenticateToServer(socket, this.keys, this.rank, first);
+      session = await authenticateToServer(socket, this.keys, this.rank, first);
     } catch (e) {
       if (e instanceof AuthError && e.kind === 'mismatch') {
         this.fail(new HandshakeFailure(HANDSHAKE_EXIT_CERT_MISMATCH,
@@ -240,10 +273,8 @@ export class Handshake {
       }
       throw e;
     }
-    const w = await ch.next(AUTH_TIMEOUT_MS).catch((e) => {
-      ch.destroy();
-      throw e;
-    });
+    const ch = session.channel;
+    const w = session.welcome;
     const welcome = w.t === 'welcome' ? entryOf(w, this.config.name, this.config.maxSize) : undefined;
     if (!welcome) {
       ch.destroy();
@@ -277,7 +308,6 @@ export class Handshake {
       }
       let session: { ch: Channel; welcome: PeerEntry };
       try {
-        this.joinAcked = false;
         session = await this.connect(ip, this.config.port, { ...peerMessage(this.self), t: 'register' }, true);
         if (session.welcome.rank !== 0) {
           session.ch.destroy();
@@ -295,6 +325,9 @@ export class Handshake {
       changes.ok({ host, rank0: session.welcome.ip });
       this.rank0 = session.welcome;
       this.directoryChannel = session.ch;
+      // A new or restarted rank 0 learns again which of this rank's children verified it.
+      this.unreported = new Map();
+      this.reportJoins(this.childrenSeen);
       // Heartbeat: a rank 0 whose node vanished sends no FIN, and kernel keepalive takes ~11 min.
       let heard = Date.now();
       const heartbeat = setInterval(() => {
@@ -321,15 +354,17 @@ export class Handshake {
       const e = entryOf(m, this.config.name, this.config.maxSize);
       if (!e || e.rank !== this.parentOf) return;
       const known = this.parent ?? this.parentCandidate;
-      if (!known || known.epoch !== e.epoch || known.ip !== e.ip || known.port !== e.port) {
+      if (known && known.epoch === e.epoch && known.ip === e.ip && known.port === e.port) return;
+      if (e.rank === 0) {
+        // The directory session is itself an authenticated session with rank 0 (to its pod, through
+        // the Service or directly): the parent check, and rank 0 counted the join at registration.
+        this.parentGeneration++;
+        this.parentCandidate = e;
+        this.log.info('parent-known', { parent: 0, ip: e.ip, port: e.port });
+        this.acceptParent(e, 'directory session');
+      } else {
         void this.verifyParent(e).catch((err) => this.fail(err));
-      } else if (this.parent && this.directoryChannel) {
-        // Same parent after a directory reconnect: report the join again.
-        this.directoryChannel.send({ t: 'joined', rank: this.rank, epoch: this.self.epoch });
       }
-    } else if (m.t === 'joined-ack') {
-      this.onJoinAcked();
-      this.checkReady();
     } else if (m.t === 'stale') {
       this.log.warn('directory-says-stale', { epoch: this.self.epoch });
     }
@@ -345,29 +380,18 @@ export class Handshake {
     while (!this.stopped && generation === this.parentGeneration) {
       try {
         const { ch, welcome } = await this.connect(e.ip, e.port, { t: 'child', rank: this.rank, epoch: this.self.epoch });
-        let joined: boolean;
         try {
           if (welcome.rank !== e.rank || welcome.epoch !== e.epoch) {
             throw new Error(`answered as rank ${welcome.rank} epoch ${welcome.epoch}, expected rank ${e.rank} epoch ${e.epoch}`);
           }
           const ack = await ch.next(AUTH_TIMEOUT_MS);
           if (ack.t !== 'ack') throw new Error(`answered '${ack.t}' instead of ack`);
-          joined = ack.joined === true;
         } finally {
           ch.close();
         }
         if (generation !== this.parentGeneration || this.stopped) return;
         changes.ok({ parent: e.rank, ip: e.ip });
-        this.parent = e;
-        this.out.writeParent(e, this.config.fluxPort);
-        this.writeHostsNow();
-        this.log.info('parent-verified', { parent: e.rank, ip: e.ip, fluxPort: this.config.fluxPort });
-        if (joined) this.onJoinAcked();
-        else {
-          this.joinAcked = false;
-          this.directoryChannel?.send({ t: 'joined', rank: this.rank, epoch: this.self.epoch });
-        }
-        this.checkReady();
+        this.acceptParent(e, 'parent session');
         return;
       } catch (err) {
         if (err instanceof Stopped || this.stopped) return;
@@ -378,9 +402,12 @@ export class Handshake {
     }
   }
 
-  private onJoinAcked(): void {
-    if (!this.joinAcked) this.log.info('joined', { parent: this.parent?.rank });
-    this.joinAcked = true;
+  private acceptParent(e: PeerEntry, via: string): void {
+    this.parent = e;
+    this.out.writeParent(e, this.config.fluxPort);
+    this.writeHostsNow();
+    this.log.info('parent-verified', { parent: e.rank, ip: e.ip, fluxPort: this.config.fluxPort, via });
+    this.checkReady();
   }
 
   // ---- readiness, outputs, failure ----
@@ -388,9 +415,12 @@ export class Handshake {
   private checkReady(): void {
     if (this.ready || this.stopped) return;
     if (!this.late) {
-      if (!this.requiredChildren.every((r) => this.childrenSeen.has(r))) return;
-      if (this.rank !== 0 && !(this.parent && this.joinAcked)) return;
-      if (this.rank === 0 && !this.directory!.allJoined()) return;
+      if (this.rank === 0) {
+        // Every rank joined, rank 0's own children by registering with it.
+        if (!this.directory!.allJoined()) return;
+      } else if (!this.parent || !this.requiredChildren.every((r) => this.childrenSeen.has(r))) {
+        return;
+      }
     }
     this.ready = true;
     clearTimeout(this.deadlineTimer);
@@ -441,8 +471,6 @@ export class Handshake {
     } else if (!this.parent) {
       const p = this.parentCandidate;
       parts.push(`TBON parent ${p.host} (rank ${p.rank}) at ${p.ip}:${p.port} never answered: ${this.parentReason}`);
-    } else if (!this.joinAcked) {
-      parts.push(`rank 0 never acknowledged the join: ${this.directoryReason}`);
     }
     const missing = this.requiredChildren.filter((r) => !this.childrenSeen.has(r));
     if (missing.length && this.rank !== 0 && !late) parts.push(`TBON children never connected: ${ranksHostlist(c.name, missing)}`);

@@ -25,8 +25,17 @@ export function deriveKeys(certificate: Buffer): HandshakeKeys {
   };
 }
 
+/** Random bytes drawn in blocks: one getrandom call per 128 nonces instead of one per nonce. */
+const pool = Buffer.alloc(32 * 128);
+let poolOffset = pool.length;
+
 export function nonce(): string {
-  return crypto.randomBytes(32).toString('hex');
+  if (poolOffset === pool.length) {
+    crypto.randomFillSync(pool);
+    poolOffset = 0;
+  }
+  poolOffset += 32;
+  return pool.toString('hex', poolOffset - 32, poolOffset);
 }
 
 export function hmac(key: Buffer, ...parts: string[]): string {

@@ -1,4 +1,3 @@
-import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import {
@@ -19,9 +18,11 @@ export interface PeerAddress {
 /** Kubernetes keeps at most 4096 bytes of a termination message. */
 const TERMINATION_MESSAGE_MAX = 4000;
 
+let tmpCounter = 0;
+
 /** Writes `name` in `dir` atomically: readers see the old or the new file, never a torn one. */
 export function writeAtomic(dir: string, name: string, content: string): void {
-  const tmp = `${dir}/.${name}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  const tmp = `${dir}/.${name}.${process.pid}.${tmpCounter++}.tmp`;
   fs.writeFileSync(tmp, content, { mode: 0o644 });
   fs.renameSync(tmp, `${dir}/${name}`);
 }
@@ -49,6 +50,8 @@ export function hostsFile(peers: Iterable<PeerAddress>): string {
 }
 
 export class OutDir {
+  /** The hosts text last written: an unchanged table is not written again. */
+  private hosts: string | undefined;
   constructor(readonly dir: string) {}
 
   prepare(): void {
@@ -60,7 +63,10 @@ export class OutDir {
   }
 
   writeHosts(peers: Iterable<PeerAddress>): void {
-    writeAtomic(this.dir, HANDSHAKE_HOSTS_FILE, hostsFile(peers));
+    const text = hostsFile(peers);
+    if (text === this.hosts) return;
+    writeAtomic(this.dir, HANDSHAKE_HOSTS_FILE, text);
+    this.hosts = text;
   }
 
   writeReady(rank: number): void {

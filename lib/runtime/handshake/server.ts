@@ -1,6 +1,6 @@
 import * as net from 'net';
 import { HANDSHAKE_EXIT_BIND_PORT } from '../../core/handshake-contract';
-import { AuthError, Channel, authenticateClient } from './channel';
+import { AuthError, Channel, Message, authenticateClient } from './channel';
 import { HandshakeFailure } from './failure';
 import { HandshakeKeys } from './keys';
 import { Logger } from './log';
@@ -14,8 +14,9 @@ export interface ServerLimits {
 }
 
 export function serverLimits(maxSize: number): ServerLimits {
-  // Each peer holds at most two sessions (directory and parent check); pending ones are short.
-  return { maxPending: 512, maxTotal: 2 * maxSize + 512 };
+  // Each peer holds at most two sessions (directory and parent check); pending ones are short. Every
+  // pod may be pending at once when rank 0 appears last: a lower bound would turn members away.
+  return { maxPending: Math.max(512, maxSize), maxTotal: 2 * maxSize + 512 };
 }
 
 /** Remembers which rejections were already logged, so a flood logs a few lines, not one per try. */
@@ -48,6 +49,8 @@ export class HandshakeServer {
 
   constructor(
     private readonly keys: HandshakeKeys,
+    /** Who this server is, sent in every challenge. */
+    private readonly welcome: Message,
     private readonly limits: ServerLimits,
     log: Logger,
     private readonly onSession: (ch: Channel) => void,
@@ -84,21 +87,19 @@ export class HandshakeServer {
       this.total--;
       this.sockets.delete(socket);
     });
-    // Read while connected (it is gone after close); used only to log a rejection.
-    const remote = socket.remoteAddress;
     let counted = true;
     const settle = (): void => {
       if (counted) this.pending--;
       counted = false;
     };
     socket.once('close', settle);
-    authenticateClient(socket, this.keys).then((ch) => {
+    authenticateClient(socket, this.keys, this.welcome).then((ch) => {
       settle();
       this.onSession(ch);
     }, (e: AuthError) => {
       settle();
       if (e.kind === 'mismatch') this.onMismatch(e.claimedRank, e.peerFingerprint);
-      this.rejections.note(e.kind, remote, { reason: e.message, claimedRank: e.claimedRank });
+      this.rejections.note(e.kind, e.remote, { reason: e.message, claimedRank: e.claimedRank });
     });
   }
 }
