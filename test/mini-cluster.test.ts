@@ -336,6 +336,15 @@ describe('MiniCluster hosts handshake', () => {
     expect(init28.restartPolicy).toBeUndefined();
     expect(init28.startupProbe).toBeUndefined();
     expect(init28.command).toEqual(expect.arrayContaining(['--lifecycle=init', '--mode=rendezvous']));
+    // AND its rendezvous Service also reaches rank 0's broker port, which a pod that comes later probes
+    const rdv28 = v28.docs.find((d) => d.kind === 'Service' && d.metadata.name === 'flux-sample-rendezvous');
+    expect(rdv28.spec.ports).toEqual([
+      { name: 'handshake', port: 8060, targetPort: 8060, protocol: 'TCP' },
+      { name: 'flux', port: 8050, targetPort: 8050, protocol: 'TCP' },
+    ]);
+    // AND its workers re-resolve a parent that moved (no sidecar keeps parent.env current); 1.29+ ones need not
+    expect(v28.configMap.data['entrypoint.sh']).toContain('moved_parent_address');
+    expect(synth({ ...hello, kubernetesVersion: '1.29' }).configMap.data['entrypoint.sh']).not.toContain('moved_parent_address');
     expectValidManifests(v28.docs, { kubernetesVersion: '1.28' });
     const v27 = synth({ ...hello, kubernetesVersion: '1.27' });
     expect(v27.job.spec.template.spec.initContainers[1].command).toEqual(expect.arrayContaining(['--lifecycle=init', '--mode=dns']));

@@ -18,7 +18,7 @@ import { addGitOpsAnnotations, jobLabels, runJobName, withSuspend } from './priv
 import { networkPolicyManifest } from './private/network-policy';
 import { podSecuritySettings, securePodTemplate } from './private/pod-security';
 import { renderScripts } from '../scripts/render';
-import { HANDSHAKE_PROGRAM, rendezvousServiceName } from '../core/handshake-contract';
+import { HANDSHAKE_PROGRAM, HandshakeLifecycle, rendezvousServiceName } from '../core/handshake-contract';
 import { runtimeBundle } from '../core/runtime-bundle';
 import { HANDSHAKE_PROGRAM_KEY, HandshakeParts, handshakeParts, rendezvousService } from './private/handshake';
 
@@ -195,7 +195,9 @@ export class MiniCluster extends Construct {
   private entrypointData(): Record<string, string> {
     const toml = this.brokerConfig.toToml();
     const hs = this.handshake;
-    const handshake = hs ? { dir: hs.wiring.outDir, waitSeconds: hs.scriptWaitSeconds } : undefined;
+    const handshake = hs
+      ? { dir: hs.wiring.outDir, waitSeconds: hs.scriptWaitSeconds, resolveParent: hs.lifecycle === HandshakeLifecycle.INIT }
+      : undefined;
     return sortKeys({
       // broker.toml and the scripts that copy it, one key each.
       ...renderScripts(scriptModel(this.resolved, toml, this.brokerOptions(), handshake)),

@@ -210,6 +210,12 @@ export interface HandshakeRendezvousService {
   readonly selector: { [key: string]: string };
   /** Route to rank 0 before it is Ready (its handshake server must answer during startup). */
   readonly publishNotReadyAddresses: boolean;
+  /**
+   * INIT lifecycle only: the Flux broker port, as a second Service port (port and targetPort).
+   * A pod that starts after the cluster is up learns there that rank 0's broker runs (its
+   * handshake has exited), and joins without it (docs/handshake.md, "Lifecycle, restarts").
+   */
+  readonly fluxPort?: number;
 }
 
 /** Everything needed to put the program into the pod template. */
@@ -320,7 +326,10 @@ export function handshakeWiring(options: HandshakeWiringOptions): HandshakeWirin
     readyFile: file(HANDSHAKE_READY_FILE),
     failedFile: file(HANDSHAKE_FAILED_FILE),
     rendezvousService: mode === HandshakeMode.RENDEZVOUS
-      ? { name: rendezvousServiceName(options.clusterName), port, selector: rendezvousSelector(options.clusterName), publishNotReadyAddresses: true }
+      ? {
+        name: rendezvousServiceName(options.clusterName), port, selector: rendezvousSelector(options.clusterName), publishNotReadyAddresses: true,
+        ...(lifecycle === HandshakeLifecycle.INIT ? { fluxPort } : {}),
+      }
       : undefined,
     // Native sidecars are on by default from 1.29; the job-completion-index pod label came in 1.28;
     // DNS mode as an init container needs only Indexed Jobs (GA 1.24).

@@ -41,6 +41,17 @@ export interface HandshakeScriptModel {
   readonly dir: string;
   /** Seconds to wait for `ready` before failing. @default DEFAULT_HANDSHAKE_WAIT_SECONDS (600) */
   readonly waitSeconds?: number;
+  /**
+   * While a worker broker runs, how often it checks whether its TBON parent moved (a new address in
+   * parent.env, or with `resolveParent` a new answer for its per-pod name); a moved parent restarts
+   * the broker with the new address. @default DEFAULT_PARENT_WATCH_SECONDS (5)
+   */
+  readonly parentWatchSeconds?: number;
+  /**
+   * Init lifecycle: no handshake keeps parent.env current once the cluster runs, so the watch
+   * re-resolves the parent's per-pod name when the pinned address stops answering. @default false
+   */
+  readonly resolveParent?: boolean;
 }
 
 export interface ScriptModel {

@@ -21,6 +21,8 @@ export function sidecarScriptKey(name: string): string {
 
 /** Seconds a rank waits for the hosts handshake's `ready` file before it fails. */
 export const DEFAULT_HANDSHAKE_WAIT_SECONDS = 600;
+/** Seconds between two checks of a worker whether its TBON parent moved. */
+export const DEFAULT_PARENT_WATCH_SECONDS = 5;
 /** Seconds a sidecar waits for the runner's flux-view.sh before it runs without it. */
 export const DEFAULT_VIEW_WAIT_SECONDS = 600;
 
@@ -103,6 +105,7 @@ function renderEntrypoint(model: ScriptModel): string {
       HOSTS_LINE: hostsLine(model.hostlist),
       LAST_RANK: model.maxSize - 1,
       HANDSHAKE_WAIT_SECONDS: handshake?.waitSeconds ?? DEFAULT_HANDSHAKE_WAIT_SECONDS,
+      PARENT_WATCH_SECONDS: handshake?.parentWatchSeconds ?? DEFAULT_PARENT_WATCH_SECONDS,
     },
     flags: {
       STRICT: model.strict,
@@ -111,6 +114,7 @@ function renderEntrypoint(model: ScriptModel): string {
       SIMPLE_SCHEDULER: model.simpleScheduler,
       ARCHIVE: model.archivePath !== undefined,
       HANDSHAKE: handshake !== undefined,
+      RESOLVE_PARENT: handshake?.resolveParent === true,
       SCRIPT: model.script !== undefined,
       JOB_DIR: model.script !== undefined || mode === LeadMode.BATCH,
       RUNS_PROGRAM: runsProgram,
@@ -267,6 +271,9 @@ function checkModel(model: ScriptModel): string[] {
     }
     if (handshake.waitSeconds !== undefined && (!Number.isInteger(handshake.waitSeconds) || handshake.waitSeconds < 1)) {
       bad('handshake.waitSeconds', handshake.waitSeconds, 'must be an integer >= 1');
+    }
+    if (handshake.parentWatchSeconds !== undefined && (!Number.isInteger(handshake.parentWatchSeconds) || handshake.parentWatchSeconds < 1)) {
+      bad('handshake.parentWatchSeconds', handshake.parentWatchSeconds, 'must be an integer >= 1');
     }
   }
   return errors;

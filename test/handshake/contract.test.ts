@@ -43,6 +43,14 @@ describe('handshake contract', () => {
     expect(handshakeWiring({ clusterName: 'c', serviceName: 's', size: 2, lifecycle: HandshakeLifecycle.INIT }).minimumKubernetesMinor).toBe(28);
   });
 
+  test('init lifecycle in rendezvous mode: the Service also carries the Flux port, for pods that come after the cluster is up', () => {
+    const w = handshakeWiring({ clusterName: 'c', serviceName: 's', size: 2, lifecycle: HandshakeLifecycle.INIT, fluxPort: 9050 });
+    expect(w.rendezvousService).toEqual({
+      name: 'c-rendezvous', port: 8060, fluxPort: 9050, publishNotReadyAddresses: true,
+      selector: { 'batch.kubernetes.io/job-completion-index': '0', 'batch.kubernetes.io/job-name': 'c' },
+    });
+  });
+
   test('the program accepts exactly the command the wiring produces', () => {
     // GIVEN the wiring's command and the downward-API env a pod would get
     const w = handshakeWiring({ clusterName: 'flux', serviceName: 'flux', size: 8, topology: 'kary:2', quorum: 6, maxSize: 10 });

@@ -21,7 +21,7 @@ function variants(mode: LeadMode): Record<string, Partial<ScriptModel>> {
       timed: true,
       viewDisabled: false,
       archivePath: '/data/archive.sqlite',
-      handshake: { dir: '/mnt/handshake' },
+      handshake: { dir: '/mnt/handshake', resolveParent: true, parentWatchSeconds: 7 },
       completeWorkers: true,
       workerMaxRestarts: 3,
       workerRestartDelaySeconds: 15,

@@ -118,7 +118,11 @@ export function rendezvousService(parts: HandshakeParts, metadata: Service['meta
       type: 'ClusterIP',
       publishNotReadyAddresses: s.publishNotReadyAddresses,
       selector: s.selector,
-      ports: [{ name: 'handshake', port: s.port, targetPort: s.port, protocol: 'TCP' }],
+      ports: [
+        { name: 'handshake', port: s.port, targetPort: s.port, protocol: 'TCP' },
+        // Init lifecycle: how a pod that comes after the cluster is up sees that rank 0's broker runs.
+        ...(s.fluxPort !== undefined ? [{ name: 'flux', port: s.fluxPort, targetPort: s.fluxPort, protocol: 'TCP' }] : []),
+      ],
     },
   };
 }

@@ -10,6 +10,7 @@ import { HandshakeConfig, podFqdn } from './config';
 import { Directory, PeerEntry, entryOf, peerMessage } from './directory';
 import { HandshakeFailure } from './failure';
 import { HandshakeKeys, deriveKeys } from './keys';
+import { LateJoin, lateJoinFor } from './late-join';
 import { ChangeLog, Logger } from './log';
 import { OutDir, writeTerminationMessage } from './outputs';
 import { Backoff, ranksHostlist, sleep } from './ranks';
@@ -67,6 +68,9 @@ export class Handshake {
   private hostsTimer?: NodeJS.Timeout;
   private stopped = false;
   private ready = false;
+  /** Init lifecycle: the late-join path (late-join.ts), and whether it ended the wait. */
+  private lateJoin?: LateJoin;
+  private late = false;
   private settle!: { resolve: () => void; reject: (e: HandshakeFailure) => void };
   /** Resolves when this rank is ready; rejects with the HandshakeFailure that ended it. */
   readonly outcome: Promise<void>;
@@ -102,6 +106,7 @@ export class Handshake {
     clearTimeout(this.reportTimer);
     this.server?.close();
     this.directoryChannel?.destroy();
+    this.lateJoin?.stop();
   }
 
   private async begin(): Promise<void> {
@@ -139,6 +144,22 @@ export class Handshake {
     } else {
       void this.directoryLoop(await early).catch((e) => this.fail(e));
     }
+    this.lateJoin = lateJoinFor({
+      config: c, log: this.log, resolver: this.resolver, knownAddresses: () => this.knownPeers().map((p) => p.ip),
+      directoryConnected: () => this.directoryChannel !== undefined, finish: (parent) => this.finishLate(parent), fail: (e) => this.fail(e),
+    });
+    this.lateJoin?.start();
+    this.checkReady();
+  }
+
+  /** The cluster already runs (late-join.ts): nobody is left to register with, verify or join. */
+  private finishLate(parent: PeerEntry | undefined): void {
+    if (this.ready || this.stopped) return;
+    if (parent) {
+      this.parent = parent;
+      this.out.writeParent(parent, this.config.fluxPort);
+    }
+    this.late = true;
     this.checkReady();
   }
 
@@ -396,11 +417,13 @@ export class Handshake {
 
   private checkReady(): void {
     if (this.ready || this.stopped) return;
-    if (this.rank === 0) {
-      // Every rank joined, rank 0's own children by registering with it.
-      if (!this.directory!.allJoined()) return;
-    } else if (!this.parent || !this.requiredChildren.every((r) => this.childrenSeen.has(r))) {
-      return;
+    if (!this.late) {
+      if (this.rank === 0) {
+        // Every rank joined, rank 0's own children by registering with it.
+        if (!this.directory!.allJoined()) return;
+      } else if (!this.parent || !this.requiredChildren.every((r) => this.childrenSeen.has(r))) {
+        return;
+      }
     }
     this.ready = true;
     clearTimeout(this.deadlineTimer);
@@ -431,7 +454,10 @@ export class Handshake {
   private deadlineMessage(): string {
     const c = this.config;
     const parts: string[] = [];
-    if (this.rank === 0) {
+    const late = this.lateJoin?.deadlineReason();
+    if (late) {
+      parts.push(late);
+    } else if (this.rank === 0) {
       const never: number[] = [];
       const notJoined: number[] = [];
       for (let r = 1; r < c.quorum; r++) {
@@ -450,7 +476,7 @@ export class Handshake {
       parts.push(`TBON parent ${p.host} (rank ${p.rank}) at ${p.ip}:${p.port} never answered: ${this.parentReason}`);
     }
     const missing = this.requiredChildren.filter((r) => !this.childrenSeen.has(r));
-    if (missing.length && this.rank !== 0) parts.push(`TBON children never connected: ${ranksHostlist(c.name, missing)}`);
+    if (missing.length && this.rank !== 0 && !late) parts.push(`TBON children never connected: ${ranksHostlist(c.name, missing)}`);
     return `handshake deadline of ${c.deadlineSeconds}s passed on ${c.hostname} (rank ${this.rank}): ${parts.join('; ') || 'unknown'}`;
   }
 

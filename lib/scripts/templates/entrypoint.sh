@@ -73,6 +73,7 @@ start_time=()
 #@@END TIMED@@
 #@@IF HANDSHAKE@@
 handshake_wait_seconds=$(seconds_from_env HANDSHAKE_WAIT_SECONDS @@HANDSHAKE_WAIT_SECONDS@@) || exit 1
+parent_watch_seconds=$(seconds_from_env HANDSHAKE_PARENT_WATCH_SECONDS @@PARENT_WATCH_SECONDS@@) || exit 1
 #@@END HANDSHAKE@@
 
 config_root="$mount_path/config"
@@ -117,6 +118,10 @@ encode_resources() {
 # child, the signal ends the script at once with the conventional code 128+N.
 flux_pid=''
 stopping=false
+#@@IF HANDSHAKE@@
+# Whether run_flux runs the parent watch beside the broker (worker brokers with the hosts handshake).
+watch_parent_moves=false
+#@@END HANDSHAKE@@
 on_signal() {
   stopping=true
   if [ -z "$flux_pid" ]; then
@@ -127,10 +132,16 @@ on_signal() {
 trap 'on_signal TERM 143' TERM
 trap 'on_signal INT 130' INT
 run_flux() {
-  local status
+  local status watcher=''
   # Without job control a background command reads /dev/null: keep the container's stdin.
   "$@" <&0 &
   flux_pid=$!
+#@@IF HANDSHAKE@@
+  if [ "$watch_parent_moves" = true ]; then
+    watch_parent "$flux_pid" &
+    watcher=$!
+  fi
+#@@END HANDSHAKE@@
   while true; do
     status=0
     wait "$flux_pid" || status=$?
@@ -140,6 +151,10 @@ run_flux() {
     fi
   done
   flux_pid=''
+  if [ -n "$watcher" ]; then
+    kill "$watcher" 2>/dev/null || true
+    wait "$watcher" 2>/dev/null || true
+  fi
   return "$status"
 }
 
@@ -232,6 +247,20 @@ fi
 
 #@@IF HANDSHAKE@@
 rank_config_dir="$config_root/rank-config"
+# The parent address parent.env gave when the running broker started.
+pinned_parent_file_ip=''
+#@@IF RESOLVE_PARENT@@
+# The parent the running broker connects to: its address (moved_parent_ip once the parent watch
+# found the parent moved), Flux port and per-pod name.
+pinned_parent_ip=''
+pinned_parent_port=''
+pinned_parent_fqdn=''
+#@@END RESOLVE_PARENT@@
+# Where the parent watch leaves its note for the restart loop, and what the loop took from it: use
+# moved_parent_ip while parent.env still names moved_parent_file_ip.
+parent_move_file="$rank_config_dir/parent-moved"
+moved_parent_ip=''
+moved_parent_file_ip=''
 
 # An RFC 29 hostlist of ranks $1 to $2.
 rank_range() {
@@ -282,11 +311,20 @@ write_rank_config() {
   parent_host=$(env_file_value "$parent_file" FLUX_PARENT_HOST)
   parent_ip=$(env_file_value "$parent_file" FLUX_PARENT_IP)
   parent_port=$(env_file_value "$parent_file" FLUX_PARENT_PORT)
+  pinned_parent_file_ip=$parent_ip
+  if [ -n "$moved_parent_ip" ] && [ "$parent_ip" = "$moved_parent_file_ip" ]; then
+    parent_ip=$moved_parent_ip
+  fi
   if [[ ! $parent_rank =~ ^[0-9]+$ ]] || [ "$parent_rank" -ge "$rank" ] || [ "$parent_host" != "$cluster_name-$parent_rank" ] ||
     [[ ! $parent_ip =~ ^[0-9A-Fa-f.:]+$ ]] || [[ ! $parent_port =~ ^[0-9]+$ ]] || [ "$parent_port" -lt 1 ] ||
     [ "$parent_port" -gt 65535 ]; then
     fail "$parent_file must name a rank below $rank with its IP and port, got rank '$parent_rank' host '$parent_host' ip '$parent_ip' port '$parent_port'"
   fi
+#@@IF RESOLVE_PARENT@@
+  pinned_parent_ip=$parent_ip
+  pinned_parent_port=$parent_port
+  pinned_parent_fqdn=$(env_file_value "$parent_file" FLUX_PARENT_FQDN) || pinned_parent_fqdn=''
+#@@END RESOLVE_PARENT@@
   address=$parent_ip
   if [[ $address == *:* ]]; then
     address="[$address]"
@@ -304,6 +342,96 @@ write_rank_config() {
   done
   say "TBON parent: rank $parent_rank ($parent_host) at $address:$parent_port"
   private_dir "$rank_config_dir" && replace_file 600 "$rank_config_dir/broker.toml" rewrite_hosts_line "hosts = [ $joined ]"
+}
+
+# Runs beside a worker broker $1, which retries its pinned parent address forever, even after the
+# parent's pod was replaced by one with a new IP (flux-runtime.md section 5). Every
+# parent_watch_seconds it checks whether the parent moved; if so it leaves a note for the restart
+# loop and stops the broker, which restarts with the new address.
+watch_parent() {
+  local broker=$1 current sleeper=''
+  trap 'if [ -n "$sleeper" ]; then kill "$sleeper" 2>/dev/null; fi; exit 0' TERM
+  while true; do
+    sleep "$parent_watch_seconds" &
+    sleeper=$!
+    wait "$sleeper" || true
+    sleeper=''
+    # A handshake sidecar rewrites parent.env once it verified the parent's new address.
+    current=$(env_file_value "$handshake_dir/parent.env" FLUX_PARENT_IP) || current=''
+    if [ -n "$current" ] && [ "$current" != "$pinned_parent_file_ip" ]; then
+      say "parent.env names a new address for the TBON parent, $current: restarting the worker broker"
+      stop_for_parent_move "$broker" ''
+      return 0
+    fi
+#@@IF RESOLVE_PARENT@@
+    local moved
+    if moved=$(moved_parent_address); then
+      say "the TBON parent $pinned_parent_fqdn moved from $pinned_parent_ip to $moved: restarting the worker broker"
+      stop_for_parent_move "$broker" "$moved"
+      return 0
+    fi
+#@@END RESOLVE_PARENT@@
+  done
+}
+#@@IF RESOLVE_PARENT@@
+
+# Init lifecycle, where no handshake runs any more to tell: prints the parent's new address when
+# its per-pod name (long published, so no negative DNS cache is in the way) no longer resolves to
+# the pinned address, the pinned address refuses the Flux port and the new one accepts it.
+moved_parent_address() {
+  local address answers=()
+  if [ -z "$pinned_parent_fqdn" ]; then
+    return 1
+  fi
+  while read -r address _; do
+    if [ "$address" = "$pinned_parent_ip" ]; then
+      return 1
+    fi
+    if [[ $address =~ ^[0-9A-Fa-f.:]+$ ]]; then
+      answers+=("$address")
+    fi
+  done < <(getent hosts "$pinned_parent_fqdn" 2>/dev/null || true)
+  if [ "${#answers[@]}" -eq 0 ] || flux_port_answers "$pinned_parent_ip" || ! flux_port_answers "${answers[0]}"; then
+    return 1
+  fi
+  printf '%s' "${answers[0]}"
+}
+
+# Whether address $1 accepts a TCP connection on the parent's Flux port, within 2 seconds.
+flux_port_answers() {
+  # shellcheck disable=SC2016 # $1 and $2 belong to the inner bash
+  timeout 2 bash -c 'exec 3<>"/dev/tcp/$1/$2"' flux-port-check "$1" "$pinned_parent_port" 2>/dev/null
+}
+#@@END RESOLVE_PARENT@@
+
+# Leaves the parent watch's note ("<parent.env address> <new address>"; without a new address the
+# restart reads parent.env again), then stops broker $1: TERM, and KILL after 10 s, since a broker
+# cut off from its parent may not finish its shutdown.
+stop_for_parent_move() {
+  local waited=0
+  printf '%s %s\n' "$pinned_parent_file_ip" "$2" > "$parent_move_file"
+  kill -s TERM "$1" 2>/dev/null || return 0
+  while kill -0 "$1" 2>/dev/null; do
+    if [ "$waited" -ge 10 ]; then
+      kill -s KILL "$1" 2>/dev/null || true
+      return 0
+    fi
+    sleep 1
+    waited=$((waited + 1))
+  done
+}
+
+# After a broker stopped: true if the parent watch stopped it, and then the next start connects to
+# the parent's new address.
+take_parent_move() {
+  local from='' to=''
+  if [ ! -e "$parent_move_file" ]; then
+    return 1
+  fi
+  read -r from to < "$parent_move_file" || true
+  rm -f -- "$parent_move_file"
+  moved_parent_file_ip=$from
+  moved_parent_ip=$to
 }
 #@@END HANDSHAKE@@
 
@@ -403,11 +531,22 @@ run_lead() {
 run_worker() {
   run_hook workerPre "$hook_worker_pre"
   local restarts=0 status
+#@@IF HANDSHAKE@@
+  # A note left by an earlier run of this container is stale.
+  rm -f -- "$parent_move_file"
+  watch_parent_moves=true
+#@@END HANDSHAKE@@
   while true; do
     prepare_broker_config
     say "starting a worker broker (restart $restarts)"
     status=0
     run_flux flux start -o --config "$broker_config_dir" "${broker_options[@]}" || status=$?
+#@@IF HANDSHAKE@@
+    # Stopped by the parent watch: not a failure, restart at once with the parent's new address.
+    if [ "$stopping" != true ] && take_parent_move; then
+      continue
+    fi
+#@@END HANDSHAKE@@
     if [ "$status" -eq 0 ]; then
       say "the worker broker exited cleanly"
       break

@@ -165,9 +165,10 @@ export class TestCluster {
    * Starts pod `index` like the kubelet would: it gets an IP, its per-pod DNS record is published
    * (publishNotReadyAddresses), and for index 0 the rendezvous Service gets it as endpoint.
    */
-  async startPod(index: number, opts: { generation?: number; extraArgs?: string[]; publish?: boolean } = {}): Promise<Pod> {
+  async startPod(index: number, opts: { generation?: number; extraArgs?: string[]; publish?: boolean; freshVolume?: boolean } = {}): Promise<Pod> {
     const ip = this.ip(index, opts.generation ?? 0);
-    const outDir = path.join(this.dir, `pod-${index}`);
+    // The same out dir plays a restarted container (the emptyDir survives); a fresh one a new pod.
+    const outDir = path.join(this.dir, opts.freshVolume ? `pod-${index}-${opts.generation ?? 0}` : `pod-${index}`);
     const terminationLog = path.join(this.dir, `termination-${index}-${this.restarts++}`);
     const args = [...this.args(index), `--pod-ip=${ip}`, `--bind-address=${ip}`, `--out-dir=${outDir}`,
       `--termination-log=${terminationLog}`, ...(opts.extraArgs ?? [])];
