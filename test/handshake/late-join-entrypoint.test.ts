@@ -35,7 +35,10 @@ suite('init lifecycle end to end: a replaced rank 0 and the workers\' entrypoint
   let cluster: TestCluster | undefined;
   let sandbox: Sandbox | undefined;
   let worker: ReturnType<Sandbox['start']> | undefined;
+  let oldBroker: FakeBrokerPort | undefined;
   afterEach(async () => {
+    await oldBroker?.close();
+    oldBroker = undefined;
     if (worker && worker.child.exitCode === null) {
       worker.child.kill('SIGKILL');
       await worker.done;
@@ -52,12 +55,12 @@ suite('init lifecycle end to end: a replaced rank 0 and the workers\' entrypoint
     cluster = c;
     const pods = await c.startAll();
     expect(await Promise.all(pods.map((p) => p.exited))).toEqual([0, 0]);
-    const oldBroker = await FakeBrokerPort.listen(c.ip(0), c.fluxPort);
+    oldBroker = await FakeBrokerPort.listen(c.ip(0), c.fluxPort);
     const sb = new Sandbox();
     sandbox = sb;
     writeFakeGetent(sb.bin, c.dns.address);
     const scripts = renderScripts(sampleModel(sb, { maxSize: 2, handshake: { dir: pods[1].outDir, resolveParent: true } }));
-    expect(sb.run('flux-init.sh', scripts['flux-init.sh']).status).toBe(0);
+    expect(sb.runInit(scripts).status).toBe(0);
     const w = sb.start('entrypoint.sh', scripts['entrypoint.sh'], {
       hostname: 'flux-sample-1', onStart: BROKER, env: { HANDSHAKE_PARENT_WATCH_SECONDS: '1' },
     });
@@ -65,6 +68,7 @@ suite('init lifecycle end to end: a replaced rank 0 and the workers\' entrypoint
     await sb.waitForCallFile('blocking', w.child);
     // WHEN rank 0's pod is replaced: the old one is gone, the new one has a new IP and a fresh volume
     await oldBroker.close();
+    oldBroker = undefined;
     const rank0 = await c.startPod(0, { generation: 1, freshVolume: true });
     // THEN the new rank 0 becomes ready and exits 0, because the worker's restarted broker dialed it
     expect(await rank0.exited).toBe(0);

@@ -78,7 +78,7 @@ async function until(what: string, condition: () => boolean, child: { exitCode: 
 /** Starts a worker (rank 3) whose first broker runs until stopped (by TERM, or KILL with `deaf`); later brokers exit 0. */
 function startWorker(model: ScriptModel, deaf = false): ReturnType<Sandbox['start']> {
   const scripts = renderScripts(model);
-  expect(sandbox.run('flux-init.sh', scripts['flux-init.sh']).status).toBe(0);
+  expect(sandbox.runInit(scripts).status).toBe(0);
   fs.writeFileSync(path.join(sandbox.handshake, 'ready'), 'rank=3\n');
   return sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], {
     hostname: 'flux-sample-3',
