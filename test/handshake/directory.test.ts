@@ -100,6 +100,34 @@ describe('Directory: who counts as joined', () => {
     expect(dir.allJoined()).toBe(true);
   });
 
+  test('a report still queued on a replaced parent\'s old session does not count, though that session is not closed yet', () => {
+    // GIVEN rank 3 joined through rank 1's first run
+    const { dir, register } = directory(4);
+    const one = register(entry(1));
+    register(entry(2));
+    register(entry(3));
+    report(dir, one, [[3, entry(3).epoch]]);
+    // WHEN rank 1's new run registers before the old session closed
+    const newOne = register(entry(1, 5000, '10.0.1.2'));
+    expect(dir.hasJoined(3)).toBe(false);
+    // THEN a batch that was still on the old session does not join rank 3 again
+    report(dir, one, [[3, entry(3).epoch]]);
+    expect(dir.hasJoined(3)).toBe(false);
+    // AND the new session's report does
+    report(dir, newOne, [[3, entry(3).epoch]]);
+    expect(dir.hasJoined(3)).toBe(true);
+  });
+
+  test('knows the registered addresses: a replaced pod\'s old IP is forgotten', () => {
+    // GIVEN rank 1 registered, then replaced with a new IP
+    const { dir, register } = directory(3);
+    register(entry(1));
+    expect([dir.hasAddress('10.0.0.1'), dir.hasAddress('10.0.0.2'), dir.hasAddress('10.0.0.3')]).toEqual([true, true, false]);
+    register(entry(1, 5000, '10.0.1.2'));
+    // THEN only the new one is known (rank 0's own stays)
+    expect([dir.hasAddress('10.0.0.2'), dir.hasAddress('10.0.1.2'), dir.hasAddress('10.0.0.1')]).toEqual([false, true, true]);
+  });
+
   test('an older run registering after its replacement is told it is stale and ignored', () => {
     // GIVEN rank 1 registered in run 2000
     const { dir, register } = directory(3);

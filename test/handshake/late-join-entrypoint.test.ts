@@ -10,13 +10,13 @@ import { FakeBrokerPort } from './support/flux-broker';
 const suite = programBuilt ? describe : describe.skip;
 if (!programBuilt) console.warn('build/runtime/handshake.js is missing: run `npm run build` (npm test does)');
 
-/** getent(1) for `getent hosts NAME`, answered by the test cluster's DNS server (the pod's resolver). */
+/** getent(1) for `getent ahostsv4 NAME`, answered by the test cluster's DNS server (the pod's resolver). */
 function writeFakeGetent(bin: string, dnsServer: string): void {
   fs.writeFileSync(path.join(bin, 'getent.js'), `const r = new (require('dns').promises.Resolver)();
 r.setServers([${JSON.stringify(dnsServer)}]);
 r.resolve4(process.argv[2]).then((a) => console.log(a[0] + ' ' + process.argv[2]), () => process.exit(2));
 `);
-  fs.writeFileSync(path.join(bin, 'getent'), `#!/bin/bash\n[ "$1" = hosts ] || exit 1\nexec '${process.execPath}' '${bin}/getent.js' "$2"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(bin, 'getent'), `#!/bin/bash\n[ "$1" = ahostsv4 ] || exit 1\nexec '${process.execPath}' '${bin}/getent.js' "$2"\n`, { mode: 0o755 });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { HANDSHAKE_FAILED_FILE, HANDSHAKE_HOSTS_FILE, HANDSHAKE_PARENT_FILE, HANDSHAKE_READY_FILE } from '../../lib/core/handshake-contract';
 import { ClusterOptions, Pod, TestCluster, programBuilt } from './support/cluster';
-import { FakeBrokerPort, dialAsBroker } from './support/flux-broker';
+import { FakeBrokerPort, connectAsBroker, dialAsBroker } from './support/flux-broker';
 import { ServiceProxy } from './support/service-proxy';
 
 const suite = programBuilt ? describe : describe.skip;
@@ -126,11 +126,16 @@ suite('init lifecycle: a pod that comes after the cluster is up joins without th
     // AND a registered pod's broker dials it (a follower that joined before the others)
     const pod1 = await c.startPod(1);
     await pod1.waitFor((l) => l.event === 'directory' && l.outcome === 'ok');
-    await dialAsBroker(c.ip(1), c.ip(0), c.fluxPort);
+    const early = await connectAsBroker(c.ip(1), c.ip(0), c.fluxPort);
     await rank0.waitFor((l) => l.event === 'flux-port-ignored' && l.reason === 'a registered pod\'s broker');
-    // THEN rank 0 still waits for pod 2, and everyone finishes the ordinary way once it comes
+    // THEN that connection is held open, so the broker does not redial in a loop while rank 0 waits
+    const held = await Promise.race([early.closed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('open'), 500))]);
+    expect(held).toBe('open');
+    // AND rank 0 still waits for pod 2, and everyone finishes the ordinary way once it comes
     const pod2 = await c.startPod(2);
     expect(await Promise.all([rank0, pod1, pod2].map((p) => p.exited))).toEqual([0, 0, 0]);
+    // AND rank 0 closed the held connection when it finished, so the broker redials its real broker
+    await early.closed;
     for (const p of [rank0, pod1, pod2]) expect(events(p, 'cluster-running')).toEqual([]);
     expect(events(rank0, 'flux-port-ignored')).toEqual([
       expect.objectContaining({ from: c.ip(2), reason: 'no ZMTP greeting' }),

@@ -8,15 +8,19 @@ import { renderScripts } from '../../lib/scripts/render';
 import { BLOCK_UNTIL_TERM, RunResult, Sandbox, sampleModel } from './harness';
 
 /**
- * A test double of getent(1) for `getent hosts NAME`: records NAME, then prints the address in
- * $FAKE_GETENT_ANSWER's file as `IP NAME`, or fails like an unknown name (exit 2) when it is empty.
+ * A test double of getent(1) for `getent ahostsv4|ahostsv6|hosts NAME`: records `DATABASE NAME`,
+ * then prints the address in $FAKE_GETENT_ANSWER's file as glibc does (ahosts*: one line per socket
+ * type), or fails like an unknown name (exit 2) when it is empty.
  */
 const FAKE_GETENT = `#!/bin/bash
-[ "$1" = hosts ] || exit 1
-printf '%s\\n' "$2" >> "$FAKE_GETENT_CALLS"
+case "$1" in ahostsv4|ahostsv6|hosts) ;; *) exit 1 ;; esac
+printf '%s %s\\n' "$1" "$2" >> "$FAKE_GETENT_CALLS"
+# A DNS server that never answers: hang (stdio closed, so nothing waits on this process's pipes).
+if [ -n "\${FAKE_GETENT_HANG:-}" ]; then echo $$ > "$FAKE_GETENT_HANG"; exec sleep 1000 </dev/null >/dev/null 2>&1; fi
 answer=$(cat "$FAKE_GETENT_ANSWER" 2>/dev/null)
 [ -n "$answer" ] || exit 2
-printf '%s       %s\\n' "$answer" "$2"
+if [ "$1" = hosts ]; then printf '%s       %s\\n' "$answer" "$2"; exit 0; fi
+printf '%-15s STREAM %s\\n%-15s DGRAM\\n%-15s RAW\\n' "$answer" "$2" "$answer" "$answer"
 `;
 
 const FQDN = 'flux-sample-0.flux-sample.default.svc.cluster.local';
@@ -76,14 +80,15 @@ async function until(what: string, condition: () => boolean, child: { exitCode: 
 }
 
 /** Starts a worker (rank 3) whose first broker runs until stopped (by TERM, or KILL with `deaf`); later brokers exit 0. */
-function startWorker(model: ScriptModel, deaf = false): ReturnType<Sandbox['start']> {
+function startWorker(model: ScriptModel, deaf = false, onStart?: string, env: Record<string, string> = {}): ReturnType<Sandbox['start']> {
   const scripts = renderScripts(model);
   expect(sandbox.runInit(scripts).status).toBe(0);
   fs.writeFileSync(path.join(sandbox.handshake, 'ready'), 'rank=3\n');
   return sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], {
     hostname: 'flux-sample-3',
-    onStart: deaf ? 'if [ "$s" = 1 ]; then trap "" TERM; touch "$calls/blocking"; exec sleep 60; fi' : `if [ "$s" = 1 ]; then ${BLOCK_UNTIL_TERM}; fi`,
+    onStart: onStart ?? (deaf ? 'if [ "$s" = 1 ]; then trap "" TERM; touch "$calls/blocking"; exec sleep 60; fi' : `if [ "$s" = 1 ]; then ${BLOCK_UNTIL_TERM}; fi`),
     env: {
+      ...env,
       HANDSHAKE_PARENT_WATCH_SECONDS: '1',
       FAKE_GETENT_CALLS: path.join(sandbox.root, 'getent-calls'),
       FAKE_GETENT_ANSWER: path.join(sandbox.root, 'getent-answer'),
@@ -135,7 +140,7 @@ describe('entrypoint.sh: a worker follows a TBON parent that moved while its bro
     expect(result.status).toBe(0);
     expect(connects()).toEqual([`tcp://${oldIp()}:${port}`, `tcp://${newIp()}:${port}`]);
     expect(result.stdout).toContain(`entrypoint: the TBON parent ${FQDN} moved from ${oldIp()} to ${newIp()}: restarting the worker broker\n`);
-    expect(new Set(getentCalls())).toEqual(new Set([FQDN]));
+    expect(new Set(getentCalls())).toEqual(new Set([`ahostsv4 ${FQDN}.`]));
     expect(fs.readFileSync(path.join(sandbox.handshake, 'parent.env'), 'utf8')).toContain(`FLUX_PARENT_IP=${oldIp()}\n`);
     // AND the note between the watch and the restart loop is consumed
     expect(fs.existsSync(path.join(sandbox.mount, 'config', 'rank-config', 'parent-moved'))).toBe(false);
@@ -152,6 +157,35 @@ describe('entrypoint.sh: a worker follows a TBON parent that moved while its bro
     const result = await done;
     expect(result.status).toBe(0);
     expect(connects()).toEqual([`tcp://${oldIp()}:${port}`, `tcp://${newIp()}:${port}`]);
+  });
+
+  test('init lifecycle: a broker that exits while the watch\'s DNS lookup hangs ends the worker at once, with its status', async () => {
+    // GIVEN a worker whose parent lookups hang, and whose broker exits 0 once the watch is inside one
+    writeParentEnv(oldIp());
+    const hung = path.join(sandbox.root, 'getent-hung');
+    const { child, done } = startWorker(model(true), false, `while [ ! -s '${hung}' ]; do sleep 0.05; done; exit 0`, { FAKE_GETENT_HANG: hung });
+    // The entrypoint's exit, not its pipes' close: the hung lookup's shell still holds stderr, as
+    // it would in a container until the container ends with its PID 1.
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await until('a hung parent lookup', () => fs.existsSync(hung), child);
+      // WHEN the broker has exited
+      const status = await exited;
+      // THEN the entrypoint did not wait for the lookup: it ended with the broker's status while the lookup still hangs
+      expect(status).toBe(0);
+      expect(process.kill(Number(fs.readFileSync(hung, 'utf8')), 0)).toBe(true);
+      expect(connects()).toEqual([`tcp://${oldIp()}:${port}`]);
+    } finally {
+      if (fs.existsSync(hung)) process.kill(Number(fs.readFileSync(hung, 'utf8')), 'SIGKILL');
+      await done;
+    }
+  });
+
+  test('HANDSHAKE_PARENT_WATCH_SECONDS=0 is refused: the watch would spin', () => {
+    const scripts = renderScripts(model(false));
+    const result = sandbox.run('entrypoint.sh', scripts['entrypoint.sh'], { hostname: 'flux-sample-1', env: { HANDSHAKE_PARENT_WATCH_SECONDS: '0' } });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("HANDSHAKE_PARENT_WATCH_SECONDS must be at least 1, got '0'");
   });
 
   test.each([

@@ -14,6 +14,9 @@ import { HandshakeKeys, hmac, macEqual, nonce } from './keys';
  * nc, ns), so an on-path attacker can neither forge, reorder nor replay messages. K never travels.
  */
 export const MAX_FRAME_BYTES = 4096;
+/** A hello or an auth frame is ~200 bytes: before a client proved the key it may buffer no more. */
+export const PRE_AUTH_FRAME_BYTES = 1024;
+/** The whole challenge-response, not each of its reads. */
 export const AUTH_TIMEOUT_MS = 5000;
 /** Version 2: one session per pod with rank 0, joins reported by the parent. */
 export const PROTOCOL_VERSION = 2;
@@ -41,7 +44,11 @@ export interface Message {
   readonly [key: string]: unknown;
 }
 
-/** Splits a socket into bounded lines; any violation destroys the socket. */
+/**
+ * Splits a socket into bounded lines; any violation destroys the socket. The first `preAuthLines`
+ * lines are the challenge-response (capped at `preAuthBytes`, at most 4 queued); later ones are
+ * session messages that may arrive with the last of them in one read, before the session listens.
+ */
 class LineSocket {
   // Raw bytes of the unfinished line; never more than MAX_FRAME_BYTES, so garbage costs little.
   private partial: Buffer[] = [];
@@ -51,8 +58,9 @@ class LineSocket {
   private listener: ((line: string) => void) | undefined;
   private closeListener: ((err: AuthError) => void) | undefined;
   private closed: AuthError | undefined;
+  private linesSeen = 0;
 
-  constructor(readonly socket: net.Socket) {
+  constructor(readonly socket: net.Socket, private readonly preAuthLines: number, private readonly preAuthBytes: number) {
     socket.on('data', (d: Buffer) => this.onData(d));
     socket.on('error', (e) => this.fail(new AuthError('closed', `connection error: ${(e as NodeJS.ErrnoException).code ?? e.message}`)));
     socket.on('close', () => this.fail(new AuthError('closed', 'connection closed')));
@@ -63,7 +71,8 @@ class LineSocket {
     while (!this.closed) {
       const nl = d.indexOf(10, start);
       const end = nl < 0 ? d.length : nl;
-      if (this.partialBytes + end - start > MAX_FRAME_BYTES) return this.abort(`frame longer than ${MAX_FRAME_BYTES} bytes`);
+      const limit = this.linesSeen < this.preAuthLines ? this.preAuthBytes : MAX_FRAME_BYTES;
+      if (this.partialBytes + end - start > limit) return this.abort(`frame longer than ${limit} bytes`);
       if (nl < 0) {
         if (end > start) {
           // Copy: keeping a slice would pin the whole 64 KiB read buffer.
@@ -78,6 +87,7 @@ class LineSocket {
       this.partial = [];
       this.partialBytes = 0;
       start = nl + 1;
+      this.linesSeen++;
       this.deliver(line);
     }
   }
@@ -90,8 +100,10 @@ class LineSocket {
       clearTimeout(w.timer);
       return w.resolve(line);
     }
-    // During the challenge-response only one line is expected at a time.
-    if (this.queue.length >= 4) return this.abort('too many unsolicited frames');
+    // During the challenge-response only one line is expected at a time. Session lines queue only
+    // within the read that finished authentication (the session listens right after), so a read's
+    // size bounds them; the cap only stops a pathological one.
+    if (this.queue.length >= (this.linesSeen <= this.preAuthLines ? 4 : 1024)) return this.abort('too many unsolicited frames');
     this.queue.push(line);
   }
 
@@ -250,7 +262,8 @@ export interface ClientSession {
 
 /** Client side: checks the server proves the key, proves it too, sends `first`; returns the session. */
 export async function authenticateToServer(socket: net.Socket, keys: HandshakeKeys, claimedRank: number, first: Message): Promise<ClientSession> {
-  const lines = new LineSocket(socket);
+  // The challenge carries the server's entry; this side only talks to servers it chose.
+  const lines = new LineSocket(socket, 1, MAX_FRAME_BYTES);
   try {
     const nc = nonce();
     lines.write(`${JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nc, fp: keys.fingerprint, rank: claimedRank })}\n`);
@@ -281,7 +294,8 @@ export async function authenticateToServer(socket: net.Socket, keys: HandshakeKe
  * with the key); only a client that proves the key gets a channel.
  */
 export async function authenticateClient(socket: net.Socket, keys: HandshakeKeys, welcome: Message): Promise<Channel> {
-  const lines = new LineSocket(socket);
+  const lines = new LineSocket(socket, 2, PRE_AUTH_FRAME_BYTES);
+  const deadline = Date.now() + AUTH_TIMEOUT_MS;
   try {
     const hello = parse(await lines.next(AUTH_TIMEOUT_MS));
     if (hello.t !== 'hello' || hello.v !== PROTOCOL_VERSION || typeof hello.nc !== 'string' || !HEX64.test(hello.nc)
@@ -295,7 +309,7 @@ export async function authenticateClient(socket: net.Socket, keys: HandshakeKeys
     if (hello.fp !== keys.fingerprint) {
       throw new AuthError('mismatch', `client certificate fingerprint ${hello.fp} differs from ours`, hello.fp, claimed);
     }
-    const auth = parse(await lines.next(AUTH_TIMEOUT_MS));
+    const auth = parse(await lines.next(Math.max(1, deadline - Date.now())));
     if (auth.t !== 'auth' || typeof auth.mac !== 'string' || !macEqual(auth.mac, hmac(keys.authKey, 'c', ns, hello.nc))) {
       throw new AuthError('unauthenticated', 'the client could not prove it holds the cluster key', undefined, claimed);
     }

@@ -37,6 +37,10 @@ export class Directory {
   /** rank → the epoch in which its parent saw it; joined while that is its registered epoch. */
   private readonly claims = new Map<number, number>();
   private readonly registeredBy = new Map<Channel, number>();
+  /** rank → its latest session: only that one may report joins (an old one may still hold a batch). */
+  private readonly sessions = new Map<number, Channel>();
+  /** Registered pod IPs → rank, for the Flux port watch (late-join.ts), asked per connection. */
+  private readonly byIp = new Map<string, number>();
   private joinedBelowQuorum = 0;
   private nextMilestone = 1;
   /** After the first complete round, every registration is news (a restart or a late pod). */
@@ -53,6 +57,12 @@ export class Directory {
     private readonly onChange: () => void,
   ) {
     this.entries.set(0, self);
+    this.byIp.set(self.ip, 0);
+  }
+
+  /** True when a registered pod (or rank 0) has this IP. */
+  hasAddress(ip: string): boolean {
+    return this.byIp.has(ip);
   }
 
   /** True when every rank below the quorum has joined (rank 0 itself counts). */
@@ -113,9 +123,12 @@ export class Directory {
       return;
     }
     this.registeredBy.set(ch, e.rank);
+    this.sessions.set(e.rank, ch);
     const p = parentRank(e.rank, this.topology)!;
     if (!old || old.epoch !== e.epoch || old.ip !== e.ip || old.port !== e.port) {
       this.entries.set(e.rank, e);
+      if (old && this.byIp.get(old.ip) === e.rank) this.byIp.delete(old.ip);
+      this.byIp.set(e.ip, e.rank);
       // Its children verified the old run (or address): they must verify this one again.
       if (old) {
         for (const c of childRanks(e.rank, this.maxSize, this.topology)) {
@@ -142,7 +155,7 @@ export class Directory {
   reportJoins(ch: Channel, m: Message): void {
     const reporter = this.registeredBy.get(ch);
     const joins = m.joins;
-    if (reporter === undefined || !Array.isArray(joins)) return;
+    if (reporter === undefined || this.sessions.get(reporter) !== ch || !Array.isArray(joins)) return;
     for (const j of joins) {
       if (!Array.isArray(j) || j.length !== 2) continue;
       const [rank, epoch] = j as unknown[];
@@ -163,6 +176,7 @@ export class Directory {
     const rank = this.registeredBy.get(ch);
     if (rank === undefined) return;
     this.registeredBy.delete(ch);
+    if (this.sessions.get(rank) === ch) this.sessions.delete(rank);
     this.subscribers.get(parentRank(rank, this.topology)!)?.delete(ch);
   }
 }

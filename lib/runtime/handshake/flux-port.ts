@@ -13,6 +13,8 @@ export const ZMTP_SIGNATURE_TIMEOUT_MS = 3000;
 const CONNECT_TIMEOUT_MS = 3000;
 /** Connections FluxPortWatch reads at once; more are closed unread (a flood cannot grow memory). */
 const MAX_WATCHED_CONNECTIONS = 64;
+/** Registered pods' connections held at once (rank 0's TBON children; more are closed). */
+const MAX_HELD_CONNECTIONS = 4096;
 
 export function isZmtpSignature(bytes: Buffer): boolean {
   return bytes.length >= ZMTP_SIGNATURE_BYTES && bytes[0] === 0xff && bytes[ZMTP_SIGNATURE_BYTES - 1] === 0x7f;
@@ -64,18 +66,30 @@ export async function probeFluxBroker(ip: string, port: number): Promise<void> {
   }
 }
 
+/** What FluxPortWatch asks and tells about each connection. */
+export interface FluxPortWatchHandlers {
+  /** True for a registered pod's address: its broker dials its parent (this pod) too early. */
+  isMember(ip: string): boolean;
+  /** A registered pod connected; its connection is held open, unread. */
+  onMember(ip: string): void;
+  /** Anyone else: `zmtp` is true when it sent a ZMTP signature. */
+  onStranger(ip: string, zmtp: boolean): void;
+}
+
 /**
  * Holds the Flux port while rank 0's handshake waits (init lifecycle) and reports who connects:
  * a broker that still runs from before a replacement keeps dialing its parent's address, and once
- * it points at this pod its ZMTP signature arrives here. Never writes; closes every connection
- * once it has read the signature (or not).
+ * it points at this pod its ZMTP signature arrives here. Never writes. A registered pod's broker
+ * (rank 0's children start theirs before rank 0's handshake is done) is held open and unread, so
+ * libzmq waits for a greeting instead of redialing every 100 ms; everything else is closed once
+ * its signature was read (or not).
  */
 export class FluxPortWatch {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  private readonly held = new Set<net.Socket>();
 
-  /** `onPeer(ip, true)` for a peer that sent a ZMTP signature, `(ip, false)` for anything else. */
-  constructor(private readonly onPeer: (ip: string, zmtp: boolean) => void) {
+  constructor(private readonly handlers: FluxPortWatchHandlers) {
     this.server = net.createServer((s) => this.accept(s));
   }
 
@@ -86,20 +100,29 @@ export class FluxPortWatch {
     });
   }
 
+  /** Closes the port and every connection: held brokers redial at once and reach the real broker. */
   close(): void {
     this.server.close();
-    for (const s of this.sockets) s.destroy();
+    for (const s of [...this.sockets, ...this.held]) s.destroy();
   }
 
   private accept(socket: net.Socket): void {
     socket.on('error', () => undefined);
+    const ip = unmapped(socket.remoteAddress ?? '');
+    if (this.handlers.isMember(ip)) {
+      this.handlers.onMember(ip);
+      if (this.held.size >= MAX_HELD_CONNECTIONS) return void socket.destroy();
+      socket.pause();
+      this.held.add(socket);
+      socket.once('close', () => this.held.delete(socket));
+      return;
+    }
     if (this.sockets.size >= MAX_WATCHED_CONNECTIONS) return void socket.destroy();
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
-    const ip = unmapped(socket.remoteAddress ?? '');
     readSignature(socket, ZMTP_SIGNATURE_TIMEOUT_MS).then(
-      (signature) => this.onPeer(ip, isZmtpSignature(signature)),
-      () => this.onPeer(ip, false),
+      (signature) => this.handlers.onStranger(ip, isZmtpSignature(signature)),
+      () => this.handlers.onStranger(ip, false),
     ).finally(() => socket.destroy());
   }
 }

@@ -1,6 +1,6 @@
 import * as net from 'net';
 import {
-  HANDSHAKE_EXIT_CERT_MISMATCH, HANDSHAKE_EXIT_DEADLINE, HANDSHAKE_EXIT_INTERNAL, HandshakeMode,
+  HANDSHAKE_EXIT_CERT_MISMATCH, HANDSHAKE_EXIT_DEADLINE, HANDSHAKE_EXIT_INTERNAL, HandshakeLifecycle, HandshakeMode,
 } from '../../core/handshake-contract';
 import { hostname as hostOf } from '../../core/hostlist';
 import { childRanks, isInteriorRank, parentRank } from '../../core/topology';
@@ -135,6 +135,8 @@ export class Handshake {
     this.server = new HandshakeServer(this.keys, { ...peerMessage(this.self), t: 'welcome' }, serverLimits(c.maxSize), this.log,
       (ch) => this.onSession(ch), (claimed) => this.onClientMismatch(claimed));
     await this.server.listen(c.podIp, c.port);
+    // stop() may have come during an await above, before the server existed.
+    if (this.stopped) return this.server.close();
     this.log.info('listening', { ip: c.podIp, port: c.port });
     this.deadlineTimer = setTimeout(() => this.fail(new HandshakeFailure(HANDSHAKE_EXIT_DEADLINE, this.deadlineMessage())),
       c.deadlineSeconds * 1000);
@@ -142,10 +144,12 @@ export class Handshake {
       this.directory = new Directory(this.self, c.name, c.size, c.maxSize, c.quorum, c.topology, this.log, () => this.directoryChanged());
       this.writeHostsSoon();
     } else {
-      void this.directoryLoop(await early).catch((e) => this.fail(e));
+      const first = await early;
+      if (this.stopped) return;
+      void this.directoryLoop(first).catch((e) => this.fail(e));
     }
     this.lateJoin = lateJoinFor({
-      config: c, log: this.log, resolver: this.resolver, knownAddresses: () => this.knownPeers().map((p) => p.ip),
+      config: c, log: this.log, resolver: this.resolver, isRegisteredAddress: (ip) => this.directory?.hasAddress(ip) ?? false,
       directoryConnected: () => this.directoryChannel !== undefined, finish: (parent) => this.finishLate(parent), fail: (e) => this.fail(e),
     });
     this.lateJoin?.start();
@@ -213,6 +217,7 @@ export class Handshake {
     this.reportTimer = setTimeout(() => {
       this.reportTimer = undefined;
       if (this.directoryChannel) this.reportJoins(this.unreported);
+      this.checkReady();
     }, JOIN_REPORT_DELAY_MS);
   }
 
@@ -331,6 +336,7 @@ export class Handshake {
       // A new or restarted rank 0 learns again which of this rank's children verified it.
       this.unreported = new Map();
       this.reportJoins(this.childrenSeen);
+      this.checkReady();
       // Heartbeat: a rank 0 whose node vanished sends no FIN, and kernel keepalive takes ~11 min.
       let heard = Date.now();
       const heartbeat = setInterval(() => {
@@ -422,6 +428,10 @@ export class Handshake {
         // Every rank joined, rank 0's own children by registering with it.
         if (!this.directory!.allJoined()) return;
       } else if (!this.parent || !this.requiredChildren.every((r) => this.childrenSeen.has(r))) {
+        return;
+      } else if (this.config.lifecycle === HandshakeLifecycle.INIT && this.unreported.size > 0) {
+        // An init container exits once ready: its children's joins must have gone to rank 0 first
+        // (sent on an open directory session; a reconnect resends them all).
         return;
       }
     }

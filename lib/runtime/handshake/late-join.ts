@@ -28,8 +28,8 @@ export interface LateJoinContext {
   readonly config: HandshakeConfig;
   readonly log: Logger;
   readonly resolver: NameResolver;
-  /** Pod IPs the handshake already knows (rank 0: every registered pod, itself included). */
-  knownAddresses(): Iterable<string>;
+  /** True for a pod IP the handshake already knows (rank 0: every registered pod, itself included). */
+  isRegisteredAddress(ip: string): boolean;
   /** True while a session with rank 0's directory is open: the ordinary path is under way. */
   directoryConnected(): boolean;
   /** Ends the handshake as ready: `parent` answered on its Flux port (rank > 0), none for rank 0. */
@@ -84,12 +84,15 @@ export class LateJoin {
       ignored.add(reason);
       this.ctx.log.info('flux-port-ignored', { from: ip, reason });
     };
-    this.watch = new FluxPortWatch((ip, zmtp) => {
-      if (this.stopped) return;
-      if (!zmtp) return ignore('no ZMTP greeting', ip);
-      if ([...this.ctx.knownAddresses()].includes(ip)) return ignore('a registered pod\'s broker', ip);
-      this.ctx.log.info('cluster-running', { via: `flux port ${c.fluxPort}`, from: ip });
-      this.ctx.finish(undefined);
+    this.watch = new FluxPortWatch({
+      isMember: (ip) => this.ctx.isRegisteredAddress(ip),
+      onMember: (ip) => ignore('a registered pod\'s broker', ip),
+      onStranger: (ip, zmtp) => {
+        if (this.stopped) return;
+        if (!zmtp) return ignore('no ZMTP greeting', ip);
+        this.ctx.log.info('cluster-running', { via: `flux port ${c.fluxPort}`, from: ip });
+        this.ctx.finish(undefined);
+      },
     });
     try {
       await this.watch.listen(c.podIp, c.fluxPort);

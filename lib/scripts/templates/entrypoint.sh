@@ -74,6 +74,9 @@ start_time=()
 #@@IF HANDSHAKE@@
 handshake_wait_seconds=$(seconds_from_env HANDSHAKE_WAIT_SECONDS @@HANDSHAKE_WAIT_SECONDS@@) || exit 1
 parent_watch_seconds=$(seconds_from_env HANDSHAKE_PARENT_WATCH_SECONDS @@PARENT_WATCH_SECONDS@@) || exit 1
+if [ "$parent_watch_seconds" -lt 1 ]; then
+  fail "HANDSHAKE_PARENT_WATCH_SECONDS must be at least 1, got '$parent_watch_seconds'"
+fi
 #@@END HANDSHAKE@@
 
 config_root="$mount_path/config"
@@ -349,13 +352,16 @@ write_rank_config() {
 # parent_watch_seconds it checks whether the parent moved; if so it leaves a note for the restart
 # loop and stops the broker, which restarts with the new address.
 watch_parent() {
-  local broker=$1 current sleeper=''
-  trap 'if [ -n "$sleeper" ]; then kill "$sleeper" 2>/dev/null; fi; exit 0' TERM
+  local broker=$1 current child=''
+  # run_flux TERMs the watch once the broker exited. Bash runs a trap only between commands or
+  # during `wait`, so each slow step runs in the background and is waited for: the watch ends at
+  # once, not after a DNS lookup or a port check.
+  trap 'if [ -n "$child" ]; then kill "$child" 2>/dev/null; fi; exit 0' TERM
   while true; do
     sleep "$parent_watch_seconds" &
-    sleeper=$!
-    wait "$sleeper" || true
-    sleeper=''
+    child=$!
+    wait "$child" || true
+    child=''
     # A handshake sidecar rewrites parent.env once it verified the parent's new address.
     current=$(env_file_value "$handshake_dir/parent.env" FLUX_PARENT_IP) || current=''
     if [ -n "$current" ] && [ "$current" != "$pinned_parent_file_ip" ]; then
@@ -364,12 +370,16 @@ watch_parent() {
       return 0
     fi
 #@@IF RESOLVE_PARENT@@
-    local moved
-    if moved=$(moved_parent_address); then
+    (
+      moved=$(moved_parent_address) || exit 1
       say "the TBON parent $pinned_parent_fqdn moved from $pinned_parent_ip to $moved: restarting the worker broker"
       stop_for_parent_move "$broker" "$moved"
+    ) &
+    child=$!
+    if wait "$child"; then
       return 0
     fi
+    child=''
 #@@END RESOLVE_PARENT@@
   done
 }
@@ -377,11 +387,16 @@ watch_parent() {
 
 # Init lifecycle, where no handshake runs any more to tell: prints the parent's new address when
 # its per-pod name (long published, so no negative DNS cache is in the way) no longer resolves to
-# the pinned address, the pinned address refuses the Flux port and the new one accepts it.
+# the pinned address, the pinned address refuses the Flux port and the new one accepts it. Asks
+# for the pinned address's family only (a dual-stack name answers IPv6 first, brokers listen on
+# the pod IP), and for the absolute name (with ndots:5 a relative one tries 3 search domains first).
 moved_parent_address() {
-  local address answers=()
+  local address answers=() database=ahostsv4
   if [ -z "$pinned_parent_fqdn" ]; then
     return 1
+  fi
+  if [[ $pinned_parent_ip == *:* ]]; then
+    database=ahostsv6
   fi
   while read -r address _; do
     if [ "$address" = "$pinned_parent_ip" ]; then
@@ -390,7 +405,7 @@ moved_parent_address() {
     if [[ $address =~ ^[0-9A-Fa-f.:]+$ ]]; then
       answers+=("$address")
     fi
-  done < <(getent hosts "$pinned_parent_fqdn" 2>/dev/null || true)
+  done < <(getent "$database" "$pinned_parent_fqdn." 2>/dev/null || true)
   if [ "${#answers[@]}" -eq 0 ] || flux_port_answers "$pinned_parent_ip" || ! flux_port_answers "${answers[0]}"; then
     return 1
   fi

@@ -61,3 +61,22 @@ export async function dialAsBroker(fromIp: string, toIp: string, port: number, f
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * Like dialAsBroker, but resolves once connected and the signature written: `closed` settles when
+ * the other side closes the connection (libzmq would then redial).
+ */
+export async function connectAsBroker(fromIp: string, toIp: string, port: number): Promise<{ socket: net.Socket; closed: Promise<void> }> {
+  for (;;) {
+    const socket = await new Promise<net.Socket | undefined>((resolve) => {
+      const s = net.connect({ host: toIp, port, localAddress: fromIp });
+      s.on('error', () => resolve(undefined));
+      s.once('connect', () => {
+        s.write(ZMTP_SIGNATURE);
+        resolve(s);
+      });
+    });
+    if (socket) return { socket, closed: new Promise((r) => socket.once('close', () => r())) };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
