@@ -1,5 +1,6 @@
 import { Testing } from 'cdk8s';
 import { CertificateSource, HandshakeMode, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
+import { validateManifests } from './support/k8s-validate';
 
 const ok: MiniClusterProps = { containers: [{ image: 'ubuntu:noble', command: 'hostname' }] };
 
@@ -10,6 +11,13 @@ function errorOf(props: Partial<MiniClusterProps>, name = 'flux-sample'): string
     return (e as Error).message;
   }
   throw new Error('expected a validation error');
+}
+
+/** Validation accepts `props`, and the API server's checks (the test-support port) accept what they synthesize. */
+function expectAccepted(props: Partial<MiniClusterProps>): void {
+  const chart = Testing.chart();
+  new MiniCluster(chart, 'flux-sample', { ...ok, ...props });
+  expect(validateManifests(Testing.synth(chart))).toEqual([]);
 }
 
 describe('validation', () => {
@@ -108,6 +116,30 @@ describe('validation', () => {
     ['sidecar with brokerPre', { containers: [{ image: 'a', runFlux: true }, { image: 'b', name: 'b', commands: { brokerPre: 'x' } }] }, /containers\[1\].commands.brokerPre = "\(set\)": only the Flux runner container runs it/],
   ])('rejects %s', (_, props, message) => {
     expect(errorOf(props)).toMatch(message);
+  });
+
+  describe('what the API server accepts is accepted', () => {
+    test.each<[string, Record<string, string>, Record<string, string>]>([
+      ['700m and 0.7', { cpu: '700m' }, { cpu: '0.7' }],
+      ['350m and 0.35', { cpu: '350m' }, { cpu: '0.35' }],
+      ['8.3G and 8300M', { memory: '8.3G' }, { memory: '8300M' }],
+      ['1E and 1000P (exa, not an exponent)', { 'ephemeral-storage': '1E' }, { 'ephemeral-storage': '1000P' }],
+    ])('a request equal to its limit in another spelling: %s', (_, requests, limits) => {
+      // GIVEN a request that equals its limit exactly, written differently
+      // WHEN validated THEN it is not "above the limit" (floats made 700m 0.7000000000000001)
+      expectAccepted({ containers: [{ image: 'a', command: 'x', resources: { requests, limits } }] });
+    });
+  });
+
+  describe('what the API server rejects is rejected, naming the property, the value and the rule', () => {
+    test.each<[string, Partial<MiniClusterProps>, RegExp]>([
+      ['a request above its limit, both with the exa suffix', { containers: [{ image: 'a', resources: { requests: { memory: '2E' }, limits: { memory: '1E' } } }] },
+        /containers\[0\].resources.requests.memory = "2E": must be at most limits.memory \(1E\)/],
+      ['a huge page size that is not a whole number of bytes', { containers: [{ image: 'a', resources: { limits: { 'hugepages-1500m': '3', memory: '1Gi' } } }] },
+        /containers\[0\].resources.limits.hugepages-1500m = "hugepages-1500m": a huge page resource is hugepages-<page size>, the page size a positive whole number of bytes/],
+    ])('%s', (_, props, message) => {
+      expect(errorOf(props)).toMatch(message);
+    });
   });
 
   test('a broker config override that Flux would reject is a validation error', () => {

@@ -8,7 +8,8 @@ import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR } from '../../core/paths';
 import { parseTopology } from '../../core/topology';
 import { parseKubernetesVersion } from '../../core/kubernetes-version';
 import {
-  DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, labelKeyError, labelValueError, quantityValue,
+  DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, Quantity, ceilMilliValue, ceilValue, compareQuantities,
+  labelKeyError, labelValueError, parseQuantity,
 } from '../../core/k8s-formats';
 import { curveCertProblems } from '../../cert/parse';
 import { CertificateSourceKind } from '../certificate';
@@ -385,47 +386,88 @@ function validateVolume(name: string, v: ContainerVolume, path: string, add: Add
   }
 }
 
+/** The prefix of huge page resource names (hugepages-<page size>). */
+const HUGE_PAGES = 'hugepages-';
+
+/** A rule on the quantities of the resource names it applies to (besides being a quantity). */
+interface QuantityRule {
+  readonly applies: (res: string) => boolean;
+  readonly broken: (q: Quantity, res: string) => boolean;
+  readonly rule: (res: string) => string;
+}
+
+/** The API server's rules on a container's resource quantities (ValidateResourceQuantityValue and the huge page check). */
+const QUANTITY_RULES: QuantityRule[] = [
+  { applies: () => true, broken: (q) => q.num < 0n, rule: () => 'must not be negative' },
+  // IsHugePageResourceValueDivisible compares Value()s, each rounded up.
+  {
+    applies: (res) => hugePageSize(res) !== undefined,
+    broken: (q, res) => ceilValue(q) % ceilValue(hugePageSize(res)!) !== 0n,
+    rule: (res) => `must be a whole number of ${res.slice(HUGE_PAGES.length)} pages`,
+  },
+];
+
 /**
  * Resources as the API server checks them (validateResourceRequirements): container resource names,
- * non-negative quantities, requests at most the limits, and requests equal to limits for what cannot
- * be overcommitted (extended resources such as nvidia.com/gpu, and huge pages).
+ * quantity rules, requests at most the limits, and requests equal to limits for what cannot be
+ * overcommitted (extended resources such as nvidia.com/gpu, and huge pages). Quantities are compared
+ * exactly, as the API server does: 700m equals 0.7.
  */
 function validateResources(r: ContainerResources | undefined, path: string, add: Add) {
-  const value = (q: unknown) => (typeof q === 'string' && QUANTITY.test(q) ? quantityValue(q) : undefined);
   for (const kind of ['requests', 'limits'] as const) {
-    for (const [res, q] of Object.entries(r?.[kind] ?? {})) {
-      if (value(q) === undefined) add(`${path}.${kind}.${res}`, q, "must be a quantity such as '500m', '2Gi' or '4'");
-      else if (value(q)! < 0) add(`${path}.${kind}.${res}`, q, 'must not be negative');
+    for (const [res, raw] of Object.entries(r?.[kind] ?? {})) {
+      const at = `${path}.${kind}.${res}`;
+      const q = quantityOf(raw);
+      if (q === undefined) add(at, raw, "must be a quantity such as '500m', '2Gi' or '4'");
       const nameError = resourceNameError(res);
-      if (nameError) add(`${path}.${kind}.${res}`, res, nameError);
-      const page = res.startsWith('hugepages-') ? value(res.slice('hugepages-'.length)) : undefined;
-      if (page !== undefined && value(q) !== undefined && (page <= 0 || value(q)! % page !== 0)) {
-        add(`${path}.${kind}.${res}`, q, `must be a whole number of ${res.slice('hugepages-'.length)} pages`);
+      if (nameError) add(at, res, nameError);
+      for (const rule of QUANTITY_RULES) {
+        if (q !== undefined && rule.applies(res) && rule.broken(q, res)) add(at, raw, rule.rule(res));
       }
     }
   }
   const all = [...Object.keys(r?.requests ?? {}), ...Object.keys(r?.limits ?? {})];
-  if (all.some((res) => res.startsWith('hugepages-')) && !all.some((res) => res === 'cpu' || res === 'memory')) {
+  if (all.some((res) => res.startsWith(HUGE_PAGES)) && !all.some((res) => res === 'cpu' || res === 'memory')) {
     add(path, all, 'huge pages need a cpu or memory request or limit in the same container');
   }
   const limits = r?.limits ?? {};
-  for (const [res, q] of Object.entries(r?.requests ?? {})) {
-    const overcommit = (!res.includes('/') || res.includes('kubernetes.io/')) && !res.startsWith('hugepages-');
-    const request = value(q);
-    const limit = value(limits[res]);
+  for (const [res, raw] of Object.entries(r?.requests ?? {})) {
+    const overcommit = isNativeResource(res) && !res.startsWith(HUGE_PAGES);
+    const request = quantityOf(raw);
+    const limit = quantityOf(limits[res]);
     if (!(res in limits)) {
       if (!overcommit) add(`${path}.limits.${res}`, undefined, `required with requests.${res}: ${res} cannot be overcommitted, so its limit must be set and equal the request`);
     } else if (request !== undefined && limit !== undefined) {
-      if (!overcommit && request !== limit) add(`${path}.requests.${res}`, q, `must equal limits.${res} (${limits[res]}): ${res} cannot be overcommitted`);
-      else if (request > limit) add(`${path}.requests.${res}`, q, `must be at most limits.${res} (${limits[res]})`);
+      if (!overcommit && compareQuantities(request, limit) !== 0) add(`${path}.requests.${res}`, raw, `must equal limits.${res} (${limits[res]}): ${res} cannot be overcommitted`);
+      else if (compareQuantities(request, limit) > 0) add(`${path}.requests.${res}`, raw, `must be at most limits.${res} (${limits[res]})`);
     }
   }
+}
+
+/** A resource quantity given as text, exactly, or undefined. */
+function quantityOf(raw: unknown): Quantity | undefined {
+  return typeof raw === 'string' ? parseQuantity(raw) : undefined;
+}
+
+/** IsNativeResource: unprefixed (cpu, memory, ...) or in a kubernetes.io domain. */
+function isNativeResource(name: string): boolean {
+  return !name.includes('/') || name.includes('kubernetes.io/');
+}
+
+/** The page size of a huge page resource name when it is a positive whole number of bytes, else undefined. */
+function hugePageSize(name: string): Quantity | undefined {
+  if (!name.startsWith(HUGE_PAGES)) return undefined;
+  const page = parseQuantity(name.slice(HUGE_PAGES.length));
+  // IsHugePageResourceValueDivisible: a page size that is not positive or not whole fits nothing.
+  return page !== undefined && page.num > 0n && ceilMilliValue(page) % 1000n === 0n ? page : undefined;
 }
 
 /** Why `name` is not a container resource name (cpu, memory, ephemeral-storage, hugepages-<size> or domain/name). */
 function resourceNameError(name: string): string | undefined {
   if (['cpu', 'memory', 'ephemeral-storage'].includes(name)) return undefined;
-  if (name.startsWith('hugepages-')) return QUANTITY.test(name.slice('hugepages-'.length)) ? undefined : 'a huge page resource is hugepages-<page size>, such as hugepages-2Mi';
+  if (name.startsWith(HUGE_PAGES)) {
+    return hugePageSize(name) ? undefined : 'a huge page resource is hugepages-<page size>, the page size a positive whole number of bytes such as 2Mi';
+  }
   if (!name.includes('/')) return "must be cpu, memory, ephemeral-storage, hugepages-<size> or an extended resource such as 'nvidia.com/gpu'";
   const e = labelKeyError(name);
   return e ?? (name.startsWith('requests.') ? "an extended resource name must not start with 'requests.'" : undefined);
