@@ -129,12 +129,21 @@ describe('validation', () => {
       // WHEN validated THEN it is not "above the limit" (floats made 700m 0.7000000000000001)
       expectAccepted({ containers: [{ image: 'a', command: 'x', resources: { requests, limits } }] });
     });
+
+    test('extended resources in whole units, however written', () => {
+      // GIVEN a GPU of 2000m (2) and an FPGA of 1 WHEN validated THEN both are accepted
+      expectAccepted({ containers: [{ image: 'a', command: 'x', resources: { limits: { 'nvidia.com/gpu': '2000m', 'example.com/fpga': '1' } } }] });
+    });
   });
 
   describe('what the API server rejects is rejected, naming the property, the value and the rule', () => {
     test.each<[string, Partial<MiniClusterProps>, RegExp]>([
       ['a request above its limit, both with the exa suffix', { containers: [{ image: 'a', resources: { requests: { memory: '2E' }, limits: { memory: '1E' } } }] },
         /containers\[0\].resources.requests.memory = "2E": must be at most limits.memory \(1E\)/],
+      ['a fractional GPU limit', { containers: [{ image: 'a', resources: { limits: { 'nvidia.com/gpu': '500m' } } }] },
+        /containers\[0\].resources.limits.nvidia.com\/gpu = "500m": must be a whole number: nvidia.com\/gpu is an extended resource, allocated in whole units/],
+      ['a fractional extended resource request', { flux: { container: { resources: { requests: { 'example.com/fpga': '1.5' }, limits: { 'example.com/fpga': '1.5' } } } } },
+        /flux.container.resources.requests.example.com\/fpga = "1.5": must be a whole number[\s\S]*flux.container.resources.limits.example.com\/fpga = "1.5": must be a whole number/],
       ['a huge page size that is not a whole number of bytes', { containers: [{ image: 'a', resources: { limits: { 'hugepages-1500m': '3', memory: '1Gi' } } }] },
         /containers\[0\].resources.limits.hugepages-1500m = "hugepages-1500m": a huge page resource is hugepages-<page size>, the page size a positive whole number of bytes/],
     ])('%s', (_, props, message) => {

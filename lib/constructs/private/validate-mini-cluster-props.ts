@@ -399,6 +399,12 @@ interface QuantityRule {
 /** The API server's rules on a container's resource quantities (ValidateResourceQuantityValue and the huge page check). */
 const QUANTITY_RULES: QuantityRule[] = [
   { applies: () => true, broken: (q) => q.num < 0n, rule: () => 'must not be negative' },
+  // MilliValue() rounds up, so 0.9999 passes upstream; the same rounding here accepts what it accepts.
+  {
+    applies: (res) => isExtendedResource(res),
+    broken: (q) => ceilMilliValue(q) % 1000n !== 0n,
+    rule: (res) => `must be a whole number: ${res} is an extended resource, allocated in whole units`,
+  },
   // IsHugePageResourceValueDivisible compares Value()s, each rounded up.
   {
     applies: (res) => hugePageSize(res) !== undefined,
@@ -452,6 +458,11 @@ function quantityOf(raw: unknown): Quantity | undefined {
 /** IsNativeResource: unprefixed (cpu, memory, ...) or in a kubernetes.io domain. */
 function isNativeResource(name: string): boolean {
   return !name.includes('/') || name.includes('kubernetes.io/');
+}
+
+/** IsExtendedResourceName: a valid domain-prefixed name outside kubernetes.io, such as nvidia.com/gpu. */
+function isExtendedResource(name: string): boolean {
+  return !isNativeResource(name) && !name.startsWith(HUGE_PAGES) && resourceNameError(name) === undefined;
 }
 
 /** The page size of a huge page resource name when it is a positive whole number of bytes, else undefined. */
