@@ -109,7 +109,7 @@ describe('validation', () => {
     ['reserved volume name', { containers: [{ image: 'a', volumes: { 'flux-view': { emptyDir: true } } }] }, /volume name is reserved by the MiniCluster/],
     ['conflicting shared volume', { containers: [{ image: 'a', runFlux: true, volumes: { d: { path: '/d', claimName: 'x' } } }, { image: 'b', name: 'b', volumes: { d: { path: '/d', claimName: 'y' } } }] }, /volume 'd' is defined differently in containers\[0\]/],
     ['two emptyDirs at the default /dev/shm', { containers: [{ image: 'a', volumes: { a: { emptyDir: true }, b: { emptyDir: true } } }] }, /containers\[0\].volumes.b.path = \(unset\): an emptyDir without a path mounts at \/dev\/shm, where volume 'a' is already mounted in this container; give it a path/],
-    ['two volumes at one path', { containers: [{ image: 'a', volumes: { a: { path: '/d', claimName: 'x' }, b: { path: '/d/', secretName: 's' } } }] }, /containers\[0\].volumes.b.path = "\/d\/": volume 'a' is already mounted at \/d in this container/],
+    ['two volumes at one path', { containers: [{ image: 'a', volumes: { a: { path: '/d', claimName: 'x' }, b: { path: '/d', secretName: 's' } } }] }, /containers\[0\].volumes.b.path = "\/d": volume 'a' is already mounted at \/d in this container/],
     ['a volume at the Flux view path', { containers: [{ image: 'a', volumes: { a: { path: '/mnt/flux', claimName: 'x' } } }] }, /volumes.a.path = "\/mnt\/flux": the Flux view \(flux.container.mountPath\) is already mounted at \/mnt\/flux/],
     ['a volume at the scripts path', { containers: [{ image: 'a', volumes: { a: { path: '/flux_operator', claimName: 'x' } } }] }, /volumes.a.path = "\/flux_operator": the entrypoint ConfigMap is already mounted at \/flux_operator/],
     ['hostPID with shareProcessNamespace', { shareProcessNamespace: true, podSecurity: PodSecurityLevel.PRIVILEGED, pod: { hostPID: true } }, /pod.hostPID = true: cannot be combined with shareProcessNamespace: true/],
@@ -128,6 +128,21 @@ describe('validation', () => {
       // GIVEN a request that equals its limit exactly, written differently
       // WHEN validated THEN it is not "above the limit" (floats made 700m 0.7000000000000001)
       expectAccepted({ containers: [{ image: 'a', command: 'x', resources: { requests, limits } }] });
+    });
+
+    test('volumes at /data and /data/ in one container: the API server compares mount paths as written', () => {
+      // GIVEN two volumes whose paths differ only by a trailing slash WHEN validated THEN both are accepted
+      expectAccepted({ containers: [{ image: 'a', command: 'x', volumes: { a: { path: '/data', claimName: 'x' }, b: { path: '/data/', secretName: 's' } } }] });
+    });
+
+    test('the Flux view mount is compared as the manifest carries it, without the trailing slash', () => {
+      // GIVEN flux.container.mountPath '/opt/flux/', mounted at '/opt/flux'
+      const flux = { container: { mountPath: '/opt/flux/' } };
+      // WHEN a volume takes '/opt/flux' THEN it clashes with the view
+      expect(errorOf({ flux, containers: [{ image: 'a', volumes: { a: { path: '/opt/flux', claimName: 'x' } } }] }))
+        .toMatch(/containers\[0\].volumes.a.path = "\/opt\/flux": the Flux view \(flux.container.mountPath\) is already mounted at \/opt\/flux in this container/);
+      // AND a volume at '/opt/flux/' is another path to the API server
+      expectAccepted({ flux, containers: [{ image: 'a', command: 'x', volumes: { a: { path: '/opt/flux/', claimName: 'x' } } }] });
     });
 
     test('extended resources in whole units, however written', () => {

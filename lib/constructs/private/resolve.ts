@@ -1,5 +1,6 @@
 /** Applies the operator's defaults to MiniCluster props: one place decides every default. */
 import { DEFAULT_FLUX_VIEW_IMAGE } from '../../core/images';
+import { viewMountPath } from '../../core/paths';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesFeatures, kubernetesFeatures } from '../../core/kubernetes-version';
 import { DEFAULT_TOPOLOGY } from '../../core/topology';
 import { wholeQuantity } from '../../core/k8s-formats';
@@ -86,7 +87,7 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     zeromq: logging.zeromq ?? false,
     viewImage: view.image ?? DEFAULT_FLUX_VIEW_IMAGE,
     viewName: view.name ?? 'flux-view',
-    mountPath: (view.mountPath ?? '/mnt/flux').replace(/\/+$/, ''),
+    mountPath: viewMountPath(view.mountPath),
     viewDisabled: view.disable ?? false,
     viewPullPolicy: view.pullAlways ? 'Always' : 'IfNotPresent',
     topology: flux.topology ?? DEFAULT_TOPOLOGY,

@@ -4,7 +4,7 @@
  */
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
 import { DEFAULT_HANDSHAKE_OUT_DIR, HandshakeMode, rendezvousServiceName } from '../../core/handshake-contract';
-import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR } from '../../core/paths';
+import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, viewMountPath } from '../../core/paths';
 import { parseTopology } from '../../core/topology';
 import { parseKubernetesVersion } from '../../core/kubernetes-version';
 import {
@@ -15,6 +15,7 @@ import { curveCertProblems } from '../../cert/parse';
 import { CertificateSourceKind } from '../certificate';
 import { MiniClusterProps } from '../mini-cluster-props';
 import { ContainerResources, ContainerVolume, ImagePullPolicy, MiniClusterContainer } from '../props/container';
+import { userMountPath } from './containers';
 import { runSuffixLength } from './gitops';
 import { hardeningViolations } from './validate-hardening';
 
@@ -333,14 +334,14 @@ function validateContainer(c: MiniClusterContainer, path: string, isRunner: bool
 /**
  * The API server rejects a container that mounts two volumes at one path: a user volume may not
  * take the path of another (emptyDir volumes without a path all go to /dev/shm) or of a mount the
- * MiniCluster adds to the container (containers.ts, handshake.ts).
+ * MiniCluster adds to the container (containers.ts, handshake.ts). It compares the mount paths as
+ * written, so these are the strings the manifest carries: '/data' and '/data/' are two paths.
  */
 function validateMountPaths(props: MiniClusterProps, c: MiniClusterContainer, path: string, isRunner: boolean, add: Add) {
-  const normalize = (p: string) => p.replace(/\/+$/, '') || '/';
   const taken = new Map<string, string>();
   if (isRunner || !c.noWrapEntrypoint) {
     const view = props.flux?.container;
-    taken.set(normalize(view?.mountPath ?? '/mnt/flux'), 'the Flux view (flux.container.mountPath)');
+    taken.set(viewMountPath(view?.mountPath), 'the Flux view (flux.container.mountPath)');
     taken.set(ENTRYPOINT_MOUNT_DIR, 'the entrypoint ConfigMap');
     taken.set(CERTIFICATE_MOUNT_DIR, 'the certificate Secret');
     if (!view?.disable) taken.set(SOFTWARE_MOUNT_DIR, 'the Flux software volume');
@@ -348,9 +349,8 @@ function validateMountPaths(props: MiniClusterProps, c: MiniClusterContainer, pa
   }
   for (const name of Object.keys(c.volumes ?? {}).sort()) {
     const v = c.volumes![name];
-    const mountPath = v?.path ?? (v?.emptyDir ? '/dev/shm' : undefined);
-    if (typeof mountPath !== 'string' || !isAbsolutePath(mountPath)) continue;
-    const at = normalize(mountPath);
+    const at = v ? userMountPath(v) : '';
+    if (!isAbsolutePath(at)) continue;
     const owner = taken.get(at);
     if (owner !== undefined) {
       add(`${path}.volumes.${name}.path`, v.path, v.path === undefined
