@@ -145,6 +145,16 @@ describe('validation', () => {
       expectAccepted({ flux, containers: [{ image: 'a', command: 'x', volumes: { a: { path: '/opt/flux/', claimName: 'x' } } }] });
     });
 
+    test('user and group IDs up to 2147483647 (math.MaxInt32)', () => {
+      // GIVEN the largest ID the API server accepts in every ID prop WHEN validated THEN it is accepted
+      const id = 2147483647;
+      expectAccepted({
+        pod: { runAsUser: id, runAsGroup: id, fsGroup: id },
+        flux: { container: { securityContext: { runAsUser: id, runAsGroup: id } } },
+        containers: [{ image: 'a', command: 'x', securityContext: { runAsUser: id, runAsGroup: id } }],
+      });
+    });
+
     test('extended resources in whole units, however written', () => {
       // GIVEN a GPU of 2000m (2) and an FPGA of 1 WHEN validated THEN both are accepted
       expectAccepted({ containers: [{ image: 'a', command: 'x', resources: { limits: { 'nvidia.com/gpu': '2000m', 'example.com/fpga': '1' } } }] });
@@ -161,6 +171,12 @@ describe('validation', () => {
         /flux.container.resources.requests.example.com\/fpga = "1.5": must be a whole number[\s\S]*flux.container.resources.limits.example.com\/fpga = "1.5": must be a whole number/],
       ['a huge page size that is not a whole number of bytes', { containers: [{ image: 'a', resources: { limits: { 'hugepages-1500m': '3', memory: '1Gi' } } }] },
         /containers\[0\].resources.limits.hugepages-1500m = "hugepages-1500m": a huge page resource is hugepages-<page size>, the page size a positive whole number of bytes/],
+      ['a container user ID above 2147483647', { containers: [{ image: 'a', securityContext: { runAsUser: 2147483648 } }] },
+        /containers\[0\].securityContext.runAsUser = 2147483648: must be an integer from 0 to 2147483647 \(the API server's user and group ID range\)/],
+      ['a flux view group ID above 2147483647', { flux: { container: { securityContext: { runAsGroup: 4294967295 } } } },
+        /flux.container.securityContext.runAsGroup = 4294967295: must be an integer from 0 to 2147483647/],
+      ['a pod group ID above 2147483647', { pod: { runAsGroup: 2147483648 } }, /pod.runAsGroup = 2147483648: must be an integer from 0 to 2147483647/],
+      ['an fsGroup above 2147483647', { pod: { fsGroup: 2147483648 } }, /pod.fsGroup = 2147483648: must be an integer from 0 to 2147483647/],
     ])('%s', (_, props, message) => {
       expect(errorOf(props)).toMatch(message);
     });

@@ -13,6 +13,16 @@ export const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 /** An RFC 23 (Flux Standard Duration) value such as `5s`, `1.5m`, `100ms`. */
 export const FSD = /^\d+(\.\d+)?(ms|s|m|h|d)?$/;
 
+/** Largest user or group ID the API server accepts (IsValidUserID / IsValidGroupID: math.MaxInt32). */
+export const MAX_UNIX_ID = 2147483647;
+/** The rule a runAsUser, runAsGroup or fsGroup breaks. */
+export const UNIX_ID_RULE = `must be an integer from 0 to ${MAX_UNIX_ID} (the API server's user and group ID range)`;
+
+/** Whether `v` is a user or group ID the API server accepts. */
+export function isUnixId(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_UNIX_ID;
+}
+
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 

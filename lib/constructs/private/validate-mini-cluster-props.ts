@@ -9,12 +9,12 @@ import { parseTopology } from '../../core/topology';
 import { parseKubernetesVersion } from '../../core/kubernetes-version';
 import {
   DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, Quantity, ceilMilliValue, ceilValue, compareQuantities,
-  labelKeyError, labelValueError, parseQuantity,
+  UNIX_ID_RULE, isUnixId, labelKeyError, labelValueError, parseQuantity,
 } from '../../core/k8s-formats';
 import { curveCertProblems } from '../../cert/parse';
 import { CertificateSourceKind } from '../certificate';
 import { MiniClusterProps } from '../mini-cluster-props';
-import { ContainerResources, ContainerVolume, ImagePullPolicy, MiniClusterContainer } from '../props/container';
+import { ContainerResources, ContainerSecurityContext, ContainerVolume, ImagePullPolicy, MiniClusterContainer } from '../props/container';
 import { userMountPath } from './containers';
 import { runSuffixLength } from './gitops';
 import { hardeningViolations } from './validate-hardening';
@@ -186,6 +186,7 @@ function validateFlux(props: MiniClusterProps, add: Add) {
   }
   if (c.image !== undefined && c.image.trim() === '') add('flux.container.image', c.image, 'must not be empty');
   validateResources(c.resources, 'flux.container.resources', add);
+  validateSecurityContext(c.securityContext, 'flux.container.securityContext', add);
   if (f.wrap !== undefined && /\s/.test(f.wrap)) add('flux.wrap', f.wrap, 'must be a comma-separated argument list without spaces (flux start --wrap)');
 }
 
@@ -234,7 +235,7 @@ function validatePod(props: MiniClusterProps, add: Add) {
     if (t.operator === 'Exists' && t.value !== undefined) add(`pod.tolerations[${i}].value`, t.value, 'must be empty when operator is Exists');
   });
   if (p.dnsPolicy !== undefined && !DNS_POLICIES.includes(p.dnsPolicy)) add('pod.dnsPolicy', p.dnsPolicy, `must be one of ${DNS_POLICIES.join(', ')}`);
-  if (p.fsGroup !== undefined && !intInRange(p.fsGroup, 0)) add('pod.fsGroup', p.fsGroup, 'must be an integer >= 0');
+  if (p.fsGroup !== undefined && !isUnixId(p.fsGroup)) add('pod.fsGroup', p.fsGroup, UNIX_ID_RULE);
   if (p.hostPID === true && props.shareProcessNamespace === true) {
     add('pod.hostPID', true, 'cannot be combined with shareProcessNamespace: true (the API server rejects a pod that shares both its own and the host PID namespace)');
   }
@@ -322,12 +323,15 @@ function validateContainer(c: MiniClusterContainer, path: string, isRunner: bool
     if (!ref || !/^[-._a-zA-Z0-9]+$/.test(ref.key ?? '')) add(`${path}.secrets.${name}.key`, ref?.key, 'must be a Secret key');
   }
   validateResources(c.resources, `${path}.resources`, add);
-  const sc = c.securityContext;
+  validateSecurityContext(c.securityContext, `${path}.securityContext`, add);
+}
+
+function validateSecurityContext(sc: ContainerSecurityContext | undefined, path: string, add: Add) {
   for (const f of ['runAsUser', 'runAsGroup'] as const) {
-    if (sc?.[f] !== undefined && !intInRange(sc[f], 0)) add(`${path}.securityContext.${f}`, sc[f], 'must be an integer >= 0');
+    if (sc?.[f] !== undefined && !isUnixId(sc[f])) add(`${path}.${f}`, sc[f], UNIX_ID_RULE);
   }
   if (sc?.privileged && sc.allowPrivilegeEscalation === false) {
-    add(`${path}.securityContext.allowPrivilegeEscalation`, false, 'cannot be false when privileged is true');
+    add(`${path}.allowPrivilegeEscalation`, false, 'cannot be false when privileged is true');
   }
 }
 

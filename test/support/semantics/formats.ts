@@ -9,6 +9,8 @@ import * as net from 'net';
 export { ceilMilliValue, ceilValue, compareQuantities, parseQuantity } from '../../../lib/core/k8s-formats';
 export type { Quantity } from '../../../lib/core/k8s-formats';
 
+const MAX_UNIX_ID = 2147483647;
+
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
 const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
@@ -163,9 +165,9 @@ export function portNum(v: number): string[] {
   return v >= 1 && v <= 65535 ? [] : [inclusiveRange(1, 65535)];
 }
 
-/** IsValidUserID / IsValidGroupID (uint32). */
+/** IsValidUserID / IsValidGroupID: 0 to math.MaxInt32 (not the uint32 range). */
 export function unixId(v: number): string[] {
-  return v >= 0 && v <= 0xffffffff ? [] : [inclusiveRange(0, 0xffffffff)];
+  return v >= 0 && v <= MAX_UNIX_ID ? [] : [inclusiveRange(0, MAX_UNIX_ID)];
 }
 
 /** path.IsValidPathSegmentName: RBAC object names. */
