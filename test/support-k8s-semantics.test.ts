@@ -552,8 +552,16 @@ describe('core/v1 Service (ValidateService)', () => {
       [at(S, 'spec.ports[0].nodePort', "Forbidden: may not be used when `type` is 'ClusterIP' (ValidateService)")]],
     ['externalTrafficPolicy is for externally reachable Services', 'service', (s) => (s.spec.externalTrafficPolicy = 'Local'),
       [at(S, 'spec.externalTrafficPolicy', 'Invalid value: "Local": may only be set for externally-accessible services (validateServiceExternalTrafficPolicy)')]],
-    ['sessionAffinityConfig needs ClientIP affinity', 'service', (s) => (s.spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 60 } }),
-      [at(S, 'spec.sessionAffinityConfig', 'Forbidden: must not be set when session affinity is None (ValidateService)')]],
+    // SetDefaults_Service drops the config of a None affinity before ValidateService could forbid it.
+    ['a None affinity may carry a sessionAffinityConfig (defaulting drops it)', 'service', (s) => {
+      s.spec.sessionAffinity = 'None';
+      s.spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 60 } };
+    }, []],
+    ['an unset affinity (None) may carry a sessionAffinityConfig', 'service', (s) => (s.spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 60 } }), []],
+    ['a ClientIP affinity timeout is at most 86400', 'service', (s) => {
+      s.spec.sessionAffinity = 'ClientIP';
+      s.spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 86401 } };
+    }, [at(S, 'spec.sessionAffinityConfig.clientIP.timeoutSeconds', 'Invalid value: 86401: must be greater than 0 and less than 86400 (validateAffinityTimeout)')]],
     ['clusterIP is an IP or None', 'service', (s) => (s.spec.clusterIP = '10.0.0.300'),
       [at(S, 'spec.clusterIPs[0]', 'Invalid value: "10.0.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff) (ValidateServiceClusterIPsRelatedFields)')]],
     ['clusterIPs start with clusterIP', 'service', (s) => (s.spec.clusterIPs = ['10.0.0.1']),
@@ -604,6 +612,13 @@ describe('ConfigMap, Secret, ServiceAccount, RBAC and NetworkPolicy', () => {
       [at(R, 'rules[2].nonResourceURLs', 'Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs (ValidatePolicyRule)')]],
     ['a RoleBinding refers to an RBAC role', 'roleBinding', (b) => (b.roleRef.kind = 'ServiceAccount'),
       [at(RB, 'roleRef.kind', 'Unsupported value: "ServiceAccount": supported values: "Role", "ClusterRole" (ValidateRoleBinding)')]],
+    // SetDefaults_RoleBinding and SetDefaults_Subject fill an empty apiGroup before validation.
+    ['an empty roleRef apiGroup defaults to rbac.authorization.k8s.io', 'roleBinding', (b) => (b.roleRef.apiGroup = ''), []],
+    ['another roleRef apiGroup is not supported', 'roleBinding', (b) => (b.roleRef.apiGroup = 'example.com'),
+      [at(RB, 'roleRef.apiGroup', 'Unsupported value: "example.com": supported values: "rbac.authorization.k8s.io" (ValidateRoleBinding)')]],
+    ['User and Group subjects without an api group default to rbac.authorization.k8s.io', 'roleBinding', (b) => b.subjects.push({ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'hpc', apiGroup: '' }), []],
+    ['a Group subject in another api group is not supported', 'roleBinding', (b) => b.subjects.push({ kind: 'Group', name: 'hpc', apiGroup: 'example.com' }),
+      [at(RB, 'subjects[1].apiGroup', 'Unsupported value: "example.com": supported values: "rbac.authorization.k8s.io" (ValidateRoleBindingSubject)')]],
     ['a ServiceAccount subject has no api group', 'roleBinding', (b) => (b.subjects[0].apiGroup = 'rbac.authorization.k8s.io'),
       [at(RB, 'subjects[0].apiGroup', 'Unsupported value: "rbac.authorization.k8s.io": supported values: "" (ValidateRoleBindingSubject)')]],
     ['a NetworkPolicy port is 1 to 65535', 'networkPolicy', (n) => (n.spec.ingress[0].ports[0].port = 0),
@@ -620,6 +635,18 @@ describe('ConfigMap, Secret, ServiceAccount, RBAC and NetworkPolicy', () => {
       [at(N, 'spec.podSelector.matchExpressions[0].values', "Required value: must be specified when `operator` is 'In' or 'NotIn' (ValidateLabelSelectorRequirement)")]],
   ])('%s', (_name, base, mutate, expected) => {
     expect(problems(base, mutate)).toEqual(expected);
+  });
+});
+
+describe('RBAC defaulting (SetDefaults_RoleBinding, SetDefaults_Subject)', () => {
+  test('an unset roleRef or User/Group subject apiGroup is rbac.authorization.k8s.io to the semantic checks', () => {
+    // GIVEN a RoleBinding whose roleRef and User subject leave apiGroup unset
+    const b = roleBinding();
+    delete b.roleRef.apiGroup;
+    b.subjects.push({ kind: 'User', name: 'alice' });
+    // WHEN the ported semantic checks run (the schema layer reports the missing field on its own)
+    // THEN the API server's defaulting is applied first, so nothing is reported
+    expect(semanticFindings(b, '1.34')).toEqual([]);
   });
 });
 
