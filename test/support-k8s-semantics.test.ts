@@ -673,6 +673,16 @@ describe('object metadata (ValidateObjectMeta)', () => {
       [at(C, 'metadata.namespace', "Invalid value: \"HPC\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name' or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?') (ValidateObjectMetaAccessor)")]],
     ['a custom finalizer is domain-qualified', 'configMap', (c) => (c.metadata.finalizers = ['cleanup']),
       [at(C, 'metadata.finalizers[0]', 'Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified (validateKubeFinalizerName)')]],
+    // maskTrailingDash, verbatim: 'flux-.-' is checked as 'flux-a', and a lone '-' is not masked.
+    ['a generateName has its last two characters masked', 'configMap', (c) => {
+      delete c.metadata.name;
+      c.metadata.generateName = 'flux-.-';
+    }, []],
+    ['a generateName of one dash is not masked', 'configMap', (c) => {
+      delete c.metadata.name;
+      c.metadata.generateName = '-';
+    }, [at('ConfigMap/<unnamed document 0>', 'metadata.generateName', "Invalid value: \"-\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*') (ValidateObjectMetaAccessor)")]],
+    ['an envFrom ConfigMap name is masked like a generateName', 'job', (j) => (main(j).envFrom = [{ configMapRef: { name: 'flux-.-' } }]), []],
     ['RBAC names are path segments', 'role', (r) => (r.metadata.name = 'curve/cert'),
       [at('Role/curve/cert', 'metadata.name', "Invalid value: \"curve/cert\": may not contain '/' (ValidateObjectMetaAccessor)")]],
   ])('%s', (_name, base, mutate, expected) => {

@@ -15,6 +15,7 @@ import {
   Quantity, ceilMilliValue, ceilValue, compareQuantities, configMapKey, dns1123Label, dns1123Subdomain, envVarName, parseQuantity,
   portName, portNum, qualifiedName, relaxedEnvVarName, unixId,
 } from './formats';
+import { maskTrailingDash } from './meta';
 import { Volumes, validateLocalDescendingPath, validateObjectFieldSelector } from './volumes';
 
 /** What every container check needs to know about its pod. */
@@ -205,7 +206,7 @@ function validateEnvFrom(e: FieldErrors, envFrom: unknown, ctx: PodContext, path
       sources++;
       const name = asString(v[kind].name);
       if (name === '') e.required([...at, kind, 'name'], '', 'ValidateEnvFrom');
-      else e.invalidEach([...at, kind, 'name'], name, dns1123Subdomain(name.endsWith('-') ? `${name.slice(0, -1)}a` : name), 'ValidateEnvFrom');
+      else e.invalidEach([...at, kind, 'name'], name, dns1123Subdomain(maskTrailingDash(name)), 'ValidateEnvFrom');
     }
     if (sources === 0) e.invalid(path, '', 'must specify one of: `configMapRef` or `secretRef`', 'ValidateEnvFrom');
     else if (sources > 1) e.invalid(path, '', 'may not have more than one field specified at a time', 'ValidateEnvFrom');
