@@ -494,8 +494,20 @@ describe('core/v1 PodSpec (ValidatePodSpec)', () => {
       [at(J, `${P}.containers[0].env[0].valueFrom.secretKeyRef.key`, "Invalid value: \"a/b\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name' or 'KEY_NAME' or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+') (validateSecretKeySelector)")]],
     ['no privileged container with allowPrivilegeEscalation false', 'job', (j) => (main(j).securityContext.privileged = true),
       [at(J, `${P}.containers[0].securityContext`, 'Invalid value: {"allowPrivilegeEscalation":false,"capabilities":{"drop":["ALL"]},"privileged":true}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true (ValidateSecurityContext)')]],
-    ['user IDs are 32-bit', 'job', (j) => (pod(j).securityContext.runAsUser = 4294967296),
-      [at(J, `${P}.securityContext.runAsUser`, 'Invalid value: 4294967296: must be between 0 and 4294967295, inclusive (validatePodSpecSecurityContext)')]],
+    // IsValidUserID / IsValidGroupID stop at math.MaxInt32, not at the uint32 maximum.
+    ['user IDs are at most 2147483647', 'job', (j) => (pod(j).securityContext.runAsUser = 2147483648),
+      [at(J, `${P}.securityContext.runAsUser`, 'Invalid value: 2147483648: must be between 0 and 2147483647, inclusive (validatePodSpecSecurityContext)')]],
+    ['container group IDs are at most 2147483647', 'job', (j) => (main(j).securityContext.runAsGroup = 4294967295),
+      [at(J, `${P}.containers[0].securityContext.runAsGroup`, 'Invalid value: 4294967295: must be between 0 and 2147483647, inclusive (ValidateSecurityContext)')]],
+    ['a user ID of 2147483647 is valid', 'job', (j) => (pod(j).securityContext.runAsUser = 2147483647), []],
+    // IsHugePageResourceValueDivisible: a page size that does not parse, is not positive or not whole fits nothing.
+    ['a huge page size parses', 'job', (j) => (main(j).resources.limits['hugepages-big'] = '2Mi'),
+      [at(J, `${P}.containers[0].resources.limits.hugepages-big`, 'Invalid value: "2Mi": 2Mi is not positive integer multiple of hugepages-big (validateResourceQuantityHugePageValue)')]],
+    ['a huge page size is positive', 'job', (j) => (main(j).resources.limits['hugepages-0'] = '0'),
+      [at(J, `${P}.containers[0].resources.limits.hugepages-0`, 'Invalid value: "0": 0 is not positive integer multiple of hugepages-0 (validateResourceQuantityHugePageValue)')]],
+    ['a huge page size is a whole number of bytes', 'job', (j) => (main(j).resources.limits['hugepages-1500m'] = '4'),
+      [at(J, `${P}.containers[0].resources.limits.hugepages-1500m`, 'Invalid value: "4": 4 is not positive integer multiple of hugepages-1500m (validateResourceQuantityHugePageValue)')]],
+    ['huge pages in whole pages are valid', 'job', (j) => (main(j).resources.limits['hugepages-2Mi'] = '4Mi'), []],
     ['a Localhost seccomp profile names its file', 'job', (j) => (pod(j).securityContext.seccompProfile = { type: 'Localhost' }),
       [at(J, `${P}.securityContext.seccompProfile.localhostProfile`, 'Required value: must be set when seccomp type is Localhost (validateSeccompProfileField)')]],
     ['shareProcessNamespace and hostPID are exclusive', 'job', (j) => Object.assign(pod(j), { shareProcessNamespace: true, hostPID: true }),
@@ -548,8 +560,16 @@ describe('core/v1 Service (ValidateService)', () => {
       [at(S, 'spec.ports[0].nodePort', "Forbidden: may not be used when `type` is 'ClusterIP' (ValidateService)")]],
     ['externalTrafficPolicy is for externally reachable Services', 'service', (s) => (s.spec.externalTrafficPolicy = 'Local'),
       [at(S, 'spec.externalTrafficPolicy', 'Invalid value: "Local": may only be set for externally-accessible services (validateServiceExternalTrafficPolicy)')]],
-    ['sessionAffinityConfig needs ClientIP affinity', 'service', (s) => (s.spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 60 } }),
-      [at(S, 'spec.sessionAffinityConfig', 'Forbidden: must not be set when session affinity is None (ValidateService)')]],
+    // SetDefaults_Service drops the config of a None affinity before ValidateService could forbid it.
+    ['a None affinity may carry a sessionAffinityConfig (defaulting drops it)', 'service', (s) => {
+      s.spec.sessionAffinity = 'None';
+      s.spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 60 } };
+    }, []],
+    ['an unset affinity (None) may carry a sessionAffinityConfig', 'service', (s) => (s.spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 60 } }), []],
+    ['a ClientIP affinity timeout is at most 86400', 'service', (s) => {
+      s.spec.sessionAffinity = 'ClientIP';
+      s.spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 86401 } };
+    }, [at(S, 'spec.sessionAffinityConfig.clientIP.timeoutSeconds', 'Invalid value: 86401: must be greater than 0 and less than 86400 (validateAffinityTimeout)')]],
     ['clusterIP is an IP or None', 'service', (s) => (s.spec.clusterIP = '10.0.0.300'),
       [at(S, 'spec.clusterIPs[0]', 'Invalid value: "10.0.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff) (ValidateServiceClusterIPsRelatedFields)')]],
     ['clusterIPs start with clusterIP', 'service', (s) => (s.spec.clusterIPs = ['10.0.0.1']),
@@ -600,6 +620,13 @@ describe('ConfigMap, Secret, ServiceAccount, RBAC and NetworkPolicy', () => {
       [at(R, 'rules[2].nonResourceURLs', 'Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs (ValidatePolicyRule)')]],
     ['a RoleBinding refers to an RBAC role', 'roleBinding', (b) => (b.roleRef.kind = 'ServiceAccount'),
       [at(RB, 'roleRef.kind', 'Unsupported value: "ServiceAccount": supported values: "Role", "ClusterRole" (ValidateRoleBinding)')]],
+    // SetDefaults_RoleBinding and SetDefaults_Subject fill an empty apiGroup before validation.
+    ['an empty roleRef apiGroup defaults to rbac.authorization.k8s.io', 'roleBinding', (b) => (b.roleRef.apiGroup = ''), []],
+    ['another roleRef apiGroup is not supported', 'roleBinding', (b) => (b.roleRef.apiGroup = 'example.com'),
+      [at(RB, 'roleRef.apiGroup', 'Unsupported value: "example.com": supported values: "rbac.authorization.k8s.io" (ValidateRoleBinding)')]],
+    ['User and Group subjects without an api group default to rbac.authorization.k8s.io', 'roleBinding', (b) => b.subjects.push({ kind: 'User', name: 'alice' }, { kind: 'Group', name: 'hpc', apiGroup: '' }), []],
+    ['a Group subject in another api group is not supported', 'roleBinding', (b) => b.subjects.push({ kind: 'Group', name: 'hpc', apiGroup: 'example.com' }),
+      [at(RB, 'subjects[1].apiGroup', 'Unsupported value: "example.com": supported values: "rbac.authorization.k8s.io" (ValidateRoleBindingSubject)')]],
     ['a ServiceAccount subject has no api group', 'roleBinding', (b) => (b.subjects[0].apiGroup = 'rbac.authorization.k8s.io'),
       [at(RB, 'subjects[0].apiGroup', 'Unsupported value: "rbac.authorization.k8s.io": supported values: "" (ValidateRoleBindingSubject)')]],
     ['a NetworkPolicy port is 1 to 65535', 'networkPolicy', (n) => (n.spec.ingress[0].ports[0].port = 0),
@@ -619,6 +646,18 @@ describe('ConfigMap, Secret, ServiceAccount, RBAC and NetworkPolicy', () => {
   });
 });
 
+describe('RBAC defaulting (SetDefaults_RoleBinding, SetDefaults_Subject)', () => {
+  test('an unset roleRef or User/Group subject apiGroup is rbac.authorization.k8s.io to the semantic checks', () => {
+    // GIVEN a RoleBinding whose roleRef and User subject leave apiGroup unset
+    const b = roleBinding();
+    delete b.roleRef.apiGroup;
+    b.subjects.push({ kind: 'User', name: 'alice' });
+    // WHEN the ported semantic checks run (the schema layer reports the missing field on its own)
+    // THEN the API server's defaulting is applied first, so nothing is reported
+    expect(semanticFindings(b, '1.34')).toEqual([]);
+  });
+});
+
 describe('object metadata (ValidateObjectMeta)', () => {
   const C = 'ConfigMap/flux-sample-entrypoint';
   test.each<Row>([
@@ -634,6 +673,16 @@ describe('object metadata (ValidateObjectMeta)', () => {
       [at(C, 'metadata.namespace', "Invalid value: \"HPC\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name' or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?') (ValidateObjectMetaAccessor)")]],
     ['a custom finalizer is domain-qualified', 'configMap', (c) => (c.metadata.finalizers = ['cleanup']),
       [at(C, 'metadata.finalizers[0]', 'Invalid value: "cleanup": name is neither a standard finalizer name nor is it fully qualified (validateKubeFinalizerName)')]],
+    // maskTrailingDash, verbatim: 'flux-.-' is checked as 'flux-a', and a lone '-' is not masked.
+    ['a generateName has its last two characters masked', 'configMap', (c) => {
+      delete c.metadata.name;
+      c.metadata.generateName = 'flux-.-';
+    }, []],
+    ['a generateName of one dash is not masked', 'configMap', (c) => {
+      delete c.metadata.name;
+      c.metadata.generateName = '-';
+    }, [at('ConfigMap/<unnamed document 0>', 'metadata.generateName', "Invalid value: \"-\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*') (ValidateObjectMetaAccessor)")]],
+    ['an envFrom ConfigMap name is masked like a generateName', 'job', (j) => (main(j).envFrom = [{ configMapRef: { name: 'flux-.-' } }]), []],
     ['RBAC names are path segments', 'role', (r) => (r.metadata.name = 'curve/cert'),
       [at('Role/curve/cert', 'metadata.name', "Invalid value: \"curve/cert\": may not contain '/' (ValidateObjectMetaAccessor)")]],
   ])('%s', (_name, base, mutate, expected) => {

@@ -1,5 +1,6 @@
 import { Testing } from 'cdk8s';
 import { CertificateSource, HandshakeMode, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
+import { validateManifests } from './support/k8s-validate';
 
 const ok: MiniClusterProps = { containers: [{ image: 'ubuntu:noble', command: 'hostname' }] };
 
@@ -10,6 +11,13 @@ function errorOf(props: Partial<MiniClusterProps>, name = 'flux-sample'): string
     return (e as Error).message;
   }
   throw new Error('expected a validation error');
+}
+
+/** Validation accepts `props`, and the API server's checks (the test-support port) accept what they synthesize. */
+function expectAccepted(props: Partial<MiniClusterProps>): void {
+  const chart = Testing.chart();
+  new MiniCluster(chart, 'flux-sample', { ...ok, ...props });
+  expect(validateManifests(Testing.synth(chart))).toEqual([]);
 }
 
 describe('validation', () => {
@@ -101,13 +109,77 @@ describe('validation', () => {
     ['reserved volume name', { containers: [{ image: 'a', volumes: { 'flux-view': { emptyDir: true } } }] }, /volume name is reserved by the MiniCluster/],
     ['conflicting shared volume', { containers: [{ image: 'a', runFlux: true, volumes: { d: { path: '/d', claimName: 'x' } } }, { image: 'b', name: 'b', volumes: { d: { path: '/d', claimName: 'y' } } }] }, /volume 'd' is defined differently in containers\[0\]/],
     ['two emptyDirs at the default /dev/shm', { containers: [{ image: 'a', volumes: { a: { emptyDir: true }, b: { emptyDir: true } } }] }, /containers\[0\].volumes.b.path = \(unset\): an emptyDir without a path mounts at \/dev\/shm, where volume 'a' is already mounted in this container; give it a path/],
-    ['two volumes at one path', { containers: [{ image: 'a', volumes: { a: { path: '/d', claimName: 'x' }, b: { path: '/d/', secretName: 's' } } }] }, /containers\[0\].volumes.b.path = "\/d\/": volume 'a' is already mounted at \/d in this container/],
+    ['two volumes at one path', { containers: [{ image: 'a', volumes: { a: { path: '/d', claimName: 'x' }, b: { path: '/d', secretName: 's' } } }] }, /containers\[0\].volumes.b.path = "\/d": volume 'a' is already mounted at \/d in this container/],
     ['a volume at the Flux view path', { containers: [{ image: 'a', volumes: { a: { path: '/mnt/flux', claimName: 'x' } } }] }, /volumes.a.path = "\/mnt\/flux": the Flux view \(flux.container.mountPath\) is already mounted at \/mnt\/flux/],
     ['a volume at the scripts path', { containers: [{ image: 'a', volumes: { a: { path: '/flux_operator', claimName: 'x' } } }] }, /volumes.a.path = "\/flux_operator": the entrypoint ConfigMap is already mounted at \/flux_operator/],
     ['hostPID with shareProcessNamespace', { shareProcessNamespace: true, podSecurity: PodSecurityLevel.PRIVILEGED, pod: { hostPID: true } }, /pod.hostPID = true: cannot be combined with shareProcessNamespace: true/],
     ['sidecar with brokerPre', { containers: [{ image: 'a', runFlux: true }, { image: 'b', name: 'b', commands: { brokerPre: 'x' } }] }, /containers\[1\].commands.brokerPre = "\(set\)": only the Flux runner container runs it/],
   ])('rejects %s', (_, props, message) => {
     expect(errorOf(props)).toMatch(message);
+  });
+
+  describe('what the API server accepts is accepted', () => {
+    test.each<[string, Record<string, string>, Record<string, string>]>([
+      ['700m and 0.7', { cpu: '700m' }, { cpu: '0.7' }],
+      ['350m and 0.35', { cpu: '350m' }, { cpu: '0.35' }],
+      ['8.3G and 8300M', { memory: '8.3G' }, { memory: '8300M' }],
+      ['1E and 1000P (exa, not an exponent)', { 'ephemeral-storage': '1E' }, { 'ephemeral-storage': '1000P' }],
+    ])('a request equal to its limit in another spelling: %s', (_, requests, limits) => {
+      // GIVEN a request that equals its limit exactly, written differently
+      // WHEN validated THEN it is not "above the limit" (floats made 700m 0.7000000000000001)
+      expectAccepted({ containers: [{ image: 'a', command: 'x', resources: { requests, limits } }] });
+    });
+
+    test('volumes at /data and /data/ in one container: the API server compares mount paths as written', () => {
+      // GIVEN two volumes whose paths differ only by a trailing slash WHEN validated THEN both are accepted
+      expectAccepted({ containers: [{ image: 'a', command: 'x', volumes: { a: { path: '/data', claimName: 'x' }, b: { path: '/data/', secretName: 's' } } }] });
+    });
+
+    test('the Flux view mount is compared as the manifest carries it, without the trailing slash', () => {
+      // GIVEN flux.container.mountPath '/opt/flux/', mounted at '/opt/flux'
+      const flux = { container: { mountPath: '/opt/flux/' } };
+      // WHEN a volume takes '/opt/flux' THEN it clashes with the view
+      expect(errorOf({ flux, containers: [{ image: 'a', volumes: { a: { path: '/opt/flux', claimName: 'x' } } }] }))
+        .toMatch(/containers\[0\].volumes.a.path = "\/opt\/flux": the Flux view \(flux.container.mountPath\) is already mounted at \/opt\/flux in this container/);
+      // AND a volume at '/opt/flux/' is another path to the API server
+      expectAccepted({ flux, containers: [{ image: 'a', command: 'x', volumes: { a: { path: '/opt/flux/', claimName: 'x' } } }] });
+    });
+
+    test('user and group IDs up to 2147483647 (math.MaxInt32)', () => {
+      // GIVEN the largest ID the API server accepts in every ID prop WHEN validated THEN it is accepted
+      const id = 2147483647;
+      expectAccepted({
+        pod: { runAsUser: id, runAsGroup: id, fsGroup: id },
+        flux: { container: { securityContext: { runAsUser: id, runAsGroup: id } } },
+        containers: [{ image: 'a', command: 'x', securityContext: { runAsUser: id, runAsGroup: id } }],
+      });
+    });
+
+    test('extended resources in whole units, however written', () => {
+      // GIVEN a GPU of 2000m (2) and an FPGA of 1 WHEN validated THEN both are accepted
+      expectAccepted({ containers: [{ image: 'a', command: 'x', resources: { limits: { 'nvidia.com/gpu': '2000m', 'example.com/fpga': '1' } } }] });
+    });
+  });
+
+  describe('what the API server rejects is rejected, naming the property, the value and the rule', () => {
+    test.each<[string, Partial<MiniClusterProps>, RegExp]>([
+      ['a request above its limit, both with the exa suffix', { containers: [{ image: 'a', resources: { requests: { memory: '2E' }, limits: { memory: '1E' } } }] },
+        /containers\[0\].resources.requests.memory = "2E": must be at most limits.memory \(1E\)/],
+      ['a fractional GPU limit', { containers: [{ image: 'a', resources: { limits: { 'nvidia.com/gpu': '500m' } } }] },
+        /containers\[0\].resources.limits.nvidia.com\/gpu = "500m": must be a whole number: nvidia.com\/gpu is an extended resource, allocated in whole units/],
+      ['a fractional extended resource request', { flux: { container: { resources: { requests: { 'example.com/fpga': '1.5' }, limits: { 'example.com/fpga': '1.5' } } } } },
+        /flux.container.resources.requests.example.com\/fpga = "1.5": must be a whole number[\s\S]*flux.container.resources.limits.example.com\/fpga = "1.5": must be a whole number/],
+      ['a huge page size that is not a whole number of bytes', { containers: [{ image: 'a', resources: { limits: { 'hugepages-1500m': '3', memory: '1Gi' } } }] },
+        /containers\[0\].resources.limits.hugepages-1500m = "hugepages-1500m": a huge page resource is hugepages-<page size>, the page size a positive whole number of bytes/],
+      ['a container user ID above 2147483647', { containers: [{ image: 'a', securityContext: { runAsUser: 2147483648 } }] },
+        /containers\[0\].securityContext.runAsUser = 2147483648: must be an integer from 0 to 2147483647 \(the API server's user and group ID range\)/],
+      ['a flux view group ID above 2147483647', { flux: { container: { securityContext: { runAsGroup: 4294967295 } } } },
+        /flux.container.securityContext.runAsGroup = 4294967295: must be an integer from 0 to 2147483647/],
+      ['a pod group ID above 2147483647', { pod: { runAsGroup: 2147483648 } }, /pod.runAsGroup = 2147483648: must be an integer from 0 to 2147483647/],
+      ['an fsGroup above 2147483647', { pod: { fsGroup: 2147483648 } }, /pod.fsGroup = 2147483648: must be an integer from 0 to 2147483647/],
+    ])('%s', (_, props, message) => {
+      expect(errorOf(props)).toMatch(message);
+    });
   });
 
   test('a broker config override that Flux would reject is a validation error', () => {

@@ -7,7 +7,7 @@ import { curveCertLabels } from '../cert/secret-manifest';
 import { defaultCertificateSecretName } from '../core/certificate-contract';
 import { imageReferenceError } from '../core/image-reference';
 import { DEFAULT_NODE_IMAGE } from '../core/images';
-import { DNS1123_LABEL, DNS1123_SUBDOMAIN, QUANTITY, labelKeyError, labelValueError } from '../core/k8s-formats';
+import { DNS1123_LABEL, DNS1123_SUBDOMAIN, MAX_UNIX_ID, QUANTITY, labelKeyError, labelValueError } from '../core/k8s-formats';
 import { runtimeBundle } from '../core/runtime-bundle';
 import { sortKeys } from './private/labels';
 import { ImagePullPolicy } from './props/container';
@@ -261,13 +261,15 @@ function validate(props: CurveCertJobProps, p: ResolvedProps, namespace: string 
   }
   if (p.image.trim() === '' || /\s/.test(p.image)) problems.push(`image: '${p.image}' must be a non-empty image reference without spaces`);
   else if (imageReferenceError(p.image)) problems.push(`image: '${p.image}' ${imageReferenceError(p.image)}`);
-  const integer = (field: string, value: number | undefined, min: number) => {
-    if (value !== undefined && !(Number.isInteger(value) && value >= min)) problems.push(`${field}: ${value} must be an integer >= ${min}`);
+  const integer = (field: string, value: number | undefined, min: number, max?: number) => {
+    if (value === undefined || (Number.isInteger(value) && value >= min && (max === undefined || value <= max))) return;
+    problems.push(`${field}: ${value} must be an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`}`);
   };
   integer('backoffLimit', p.backoffLimit, 0);
   integer('activeDeadlineSeconds', p.activeDeadlineSeconds, 1);
   integer('ttlSecondsAfterFinished', p.ttlSecondsAfterFinished, 0);
-  integer('runAsUser', p.runAsUser, 1);
+  // Also the group ID: the API server's user and group IDs stop at 2^31 - 1.
+  integer('runAsUser', p.runAsUser, 1, MAX_UNIX_ID);
   if (!(Number.isFinite(p.requestTimeoutSeconds) && p.requestTimeoutSeconds > 0)) {
     problems.push(`requestTimeoutSeconds: ${p.requestTimeoutSeconds} must be a positive number`);
   }

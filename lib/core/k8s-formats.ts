@@ -13,6 +13,16 @@ export const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 /** An RFC 23 (Flux Standard Duration) value such as `5s`, `1.5m`, `100ms`. */
 export const FSD = /^\d+(\.\d+)?(ms|s|m|h|d)?$/;
 
+/** Largest user or group ID the API server accepts (IsValidUserID / IsValidGroupID: math.MaxInt32). */
+export const MAX_UNIX_ID = 2147483647;
+/** The rule a runAsUser, runAsGroup or fsGroup breaks. */
+export const UNIX_ID_RULE = `must be an integer from 0 to ${MAX_UNIX_ID} (the API server's user and group ID range)`;
+
+/** Whether `v` is a user or group ID the API server accepts. */
+export function isUnixId(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_UNIX_ID;
+}
+
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 
@@ -38,16 +48,65 @@ export function labelValueError(value: string): string | undefined {
   return undefined;
 }
 
-/** The value of a quantity in base units, or undefined if it does not parse. */
-export function quantityValue(q: string): number | undefined {
-  const m = QUANTITY.exec(q);
+/** A resource quantity as the exact rational num/den (den > 0), as the API server compares it. */
+export interface Quantity {
+  readonly num: bigint;
+  readonly den: bigint;
+}
+
+const BINARY_SUFFIXES: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+const DECIMAL_SUFFIXES: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+/** An exponent suffix (`e3`, `E-2`); a bare `E` is the exa suffix. */
+const EXPONENT = /^[eE][+-]?\d/;
+const NANOS_PER_UNIT = 10n ** 9n;
+
+/**
+ * resource.ParseQuantity, exactly; undefined when `v` is not a quantity. Exact because the API
+ * server compares exactly: in floats 700m is 0.7000000000000001, more than 0.7.
+ */
+export function parseQuantity(v: unknown): Quantity | undefined {
+  const text = typeof v === 'number' ? String(v) : v;
+  if (typeof text !== 'string') return undefined;
+  const m = QUANTITY.exec(text);
   if (!m) return undefined;
-  const n = Number(q.slice(0, q.length - (m[3]?.length ?? 0)));
+  const [int, frac = ''] = m[1].split('.');
+  let num = BigInt(`${int || '0'}${frac}`) * (text.startsWith('-') ? -1n : 1n);
+  let den = 10n ** BigInt(frac.length);
   const suffix = m[3] ?? '';
-  const factors: Record<string, number> = {
-    '': 1, n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-    Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
-  };
-  if (/^[eE]/.test(suffix)) return Number(q);
-  return n * factors[suffix];
+  const exp10 = EXPONENT.test(suffix) ? Number(suffix.slice(1)) : DECIMAL_SUFFIXES[suffix] ?? 0;
+  if (suffix in BINARY_SUFFIXES) num *= 2n ** BigInt(BINARY_SUFFIXES[suffix]);
+  if (exp10 >= 0) num *= 10n ** BigInt(exp10);
+  else den *= 10n ** BigInt(-exp10);
+  return roundUpToNano({ num, den });
+}
+
+/** ParseQuantity keeps at most nano precision, rounding finer values away from zero. */
+function roundUpToNano(q: Quantity): Quantity {
+  const sign = q.num < 0n ? -1n : 1n;
+  const scaled = sign * q.num * NANOS_PER_UNIT;
+  if (scaled % q.den === 0n) return q;
+  return { num: sign * (scaled / q.den + 1n), den: NANOS_PER_UNIT };
+}
+
+/** Sign of a - b. */
+export function compareQuantities(a: Quantity, b: Quantity): number {
+  const d = a.num * b.den - b.num * a.den;
+  return d > 0n ? 1 : d < 0n ? -1 : 0;
+}
+
+/** Quantity.Value() (rounded up to an integer). */
+export function ceilValue(q: Quantity): bigint {
+  const whole = q.num / q.den;
+  return q.num % q.den > 0n ? whole + 1n : whole;
+}
+
+/** Quantity.MilliValue(). */
+export function ceilMilliValue(q: Quantity): bigint {
+  return ceilValue({ num: q.num * 1000n, den: q.den });
+}
+
+/** The quantity as an integer when it is a whole number (`4`, `4000m`, `1.1k`), else undefined. */
+export function wholeQuantity(v: unknown): number | undefined {
+  const q = parseQuantity(v);
+  return q && q.num % q.den === 0n ? Number(q.num / q.den) : undefined;
 }

@@ -6,6 +6,14 @@ export const ENTRYPOINT_MOUNT_DIR = '/flux_operator';
 /** Where the Spack install tree of the flux view is copied in the application containers. */
 export const SOFTWARE_MOUNT_DIR = '/opt/software';
 
+/**
+ * The flux view's mount path as the manifests carry it: trailing slashes stripped, since every Flux
+ * path is built on it (`${mountPath}/config`).
+ */
+export function viewMountPath(mountPath: string | undefined): string {
+  return (mountPath ?? '/mnt/flux').replace(/\/+$/, '');
+}
+
 /** Paths derived from the flux view mount path (default /mnt/flux). */
 export function fluxPaths(mountPath: string) {
   const root = mountPath.replace(/\/+$/, '') || '/';

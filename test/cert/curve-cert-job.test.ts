@@ -188,13 +188,20 @@ describe('CurveCertJob', () => {
       '  - backoffLimit: -1 must be an integer >= 0',
       '  - activeDeadlineSeconds: 0 must be an integer >= 1',
       '  - ttlSecondsAfterFinished: 1.5 must be an integer >= 0',
-      '  - runAsUser: 0 must be an integer >= 1',
+      '  - runAsUser: 0 must be an integer from 1 to 2147483647',
       '  - requestTimeoutSeconds: 0 must be a positive number',
       "  - resources.cpuLimit: 'lots' is not a Kubernetes quantity (e.g. '100m', '64Mi')",
       "  - labels['app.kubernetes.io/part-of']: keys under 'app.kubernetes.io/' are set by this construct",
       "  - labels['bad key!']: key name must be 1-63 alphanumerics, -, _ or . starting and ending alphanumeric",
       "  - labels['fine']: value 'not ok!': label value must be at most 63 alphanumerics, -, _ or . starting and ending alphanumeric",
     ]);
+  });
+
+  test('runAsUser, also the group ID, is at most 2147483647, the largest ID the API server accepts', () => {
+    // GIVEN a user ID past math.MaxInt32 WHEN synthesized THEN the prop is named with its range
+    expect(messageOf(() => synth({ runAsUser: 2147483648 }))).toContain('  - runAsUser: 2147483648 must be an integer from 1 to 2147483647');
+    // AND the largest ID is accepted
+    expect(synth({ runAsUser: 2147483647 }).byKind('Job').spec.template.spec.securityContext.runAsUser).toBe(2147483647);
   });
 
   test('the longest cluster name fits: 52 characters pass, 53 fail', () => {

@@ -226,7 +226,7 @@ describe('problems', () => {
     ['a sidecar without a name', { containers: [{ image: 'a', lifeCycle: { postStartExec: 'x' } }, { image: 'b', name: 'side', runFlux: true }] },
       'spec.containers[0].name = (unset): required for containers that do not run Flux'],
     ['fsGroup, at its resource path', { pod: { securityContext: { fsGroup: -1 } }, containers: [{ image: 'a' }] },
-      'spec.pod.securityContext.fsGroup = -1: must be an integer >= 0'],
+      "spec.pod.securityContext.fsGroup = -1: must be an integer from 0 to 2147483647 (the API server's user and group ID range)"],
     ['restartPolicy Always', { pod: { restartPolicy: 'Always' }, containers: [{ image: 'a' }] },
       'spec.pod.restartPolicy = "Always": must be OnFailure or Never (a Job\'s pods cannot restart Always)'],
     ['missing containers', {}, 'spec.containers = (unset): required'],

@@ -108,10 +108,14 @@ function userVolume(name: string, v: ContainerVolume): Volume {
 function userMounts(c: MiniClusterContainer): VolumeMount[] {
   return Object.keys(c.volumes ?? {}).sort().map((name) => {
     const v = c.volumes![name];
-    // The operator always mounts emptyDir volumes at /dev/shm; a path, when given, wins.
-    const mountPath = v.path ?? (v.emptyDir ? '/dev/shm' : '');
-    return clean({ name, mountPath, readOnly: v.readOnly ? true : undefined });
+    return clean({ name, mountPath: userMountPath(v), readOnly: v.readOnly ? true : undefined });
   });
+}
+
+/** Where a user volume is mounted, exactly as the manifest says ('' when it has no path). */
+export function userMountPath(v: ContainerVolume): string {
+  // The operator always mounts emptyDir volumes at /dev/shm; a path, when given, wins.
+  return v.path ?? (v.emptyDir ? '/dev/shm' : '');
 }
 
 function env(c: MiniClusterContainer): EnvVar[] | undefined {

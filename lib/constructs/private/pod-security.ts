@@ -5,6 +5,7 @@
  */
 import type { JobSpec } from 'kubernetes-types-1.30/batch/v1';
 import type { Container, PodSecurityContext, PodSpec, SecurityContext, Volume } from 'kubernetes-types-1.30/core/v1';
+import { UNIX_ID_RULE, isUnixId } from '../../core/k8s-formats';
 import { MiniClusterProps } from '../mini-cluster-props';
 import { ContainerSecurityContext } from '../props/container';
 import { PodSecurityLevel } from '../props/security';
@@ -48,7 +49,7 @@ export function podSecurityViolations(props: MiniClusterProps): Violation[] {
   const out: Violation[] = [];
   const p = props.pod ?? {};
   for (const f of ['runAsUser', 'runAsGroup'] as const) {
-    if (p[f] !== undefined && !(Number.isInteger(p[f]) && p[f]! >= 0)) out.push({ path: `pod.${f}`, value: p[f], rule: 'must be an integer >= 0' });
+    if (p[f] !== undefined && !isUnixId(p[f])) out.push({ path: `pod.${f}`, value: p[f], rule: UNIX_ID_RULE });
   }
   const restricted = level === PodSecurityLevel.RESTRICTED;
   for (const f of podSecurityFindings(props, level)) {

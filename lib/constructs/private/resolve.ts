@@ -1,8 +1,9 @@
 /** Applies the operator's defaults to MiniCluster props: one place decides every default. */
 import { DEFAULT_FLUX_VIEW_IMAGE } from '../../core/images';
+import { viewMountPath } from '../../core/paths';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesFeatures, kubernetesFeatures } from '../../core/kubernetes-version';
 import { DEFAULT_TOPOLOGY } from '../../core/topology';
-import { quantityValue } from '../../core/k8s-formats';
+import { wholeQuantity } from '../../core/k8s-formats';
 import { CertificateSource } from '../certificate';
 import { MiniClusterProps } from '../mini-cluster-props';
 import { MiniClusterContainer } from '../props/container';
@@ -86,7 +87,7 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     zeromq: logging.zeromq ?? false,
     viewImage: view.image ?? DEFAULT_FLUX_VIEW_IMAGE,
     viewName: view.name ?? 'flux-view',
-    mountPath: (view.mountPath ?? '/mnt/flux').replace(/\/+$/, ''),
+    mountPath: viewMountPath(view.mountPath),
     viewDisabled: view.disable ?? false,
     viewPullPolicy: view.pullAlways ? 'Always' : 'IfNotPresent',
     topology: flux.topology ?? DEFAULT_TOPOLOGY,
@@ -120,11 +121,11 @@ export function nodeTaskFlags(size: number, tasks: number): string {
 export function resourceEncodeArgs(c: MiniClusterContainer): string[] {
   const limits = c.resources?.limits ?? {};
   const args: string[] = [];
-  const cpu = limits.cpu !== undefined ? quantityValue(limits.cpu) : undefined;
-  if (cpu !== undefined && Number.isInteger(cpu) && cpu >= 1) args.push(`--cores=0-${cpu - 1}`);
+  const cpu = wholeQuantity(limits.cpu);
+  if (cpu !== undefined && cpu >= 1) args.push(`--cores=0-${cpu - 1}`);
   if (args.length === 0) return ['--local'];
   const gpuKey = Object.keys(limits).sort().find((k) => /(^|\/)gpu$/.test(k));
-  const gpus = gpuKey ? quantityValue(limits[gpuKey]) : undefined;
-  if (gpus !== undefined && Number.isInteger(gpus) && gpus >= 1) args.push(`--gpu=0-${gpus - 1}`);
+  const gpus = gpuKey ? wholeQuantity(limits[gpuKey]) : undefined;
+  if (gpus !== undefined && gpus >= 1) args.push(`--gpu=0-${gpus - 1}`);
   return args;
 }

@@ -4,16 +4,18 @@
  */
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
 import { DEFAULT_HANDSHAKE_OUT_DIR, HandshakeMode, rendezvousServiceName } from '../../core/handshake-contract';
-import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR } from '../../core/paths';
+import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, viewMountPath } from '../../core/paths';
 import { parseTopology } from '../../core/topology';
 import { parseKubernetesVersion } from '../../core/kubernetes-version';
 import {
-  DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, labelKeyError, labelValueError, quantityValue,
+  DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, Quantity, ceilMilliValue, ceilValue, compareQuantities,
+  UNIX_ID_RULE, isUnixId, labelKeyError, labelValueError, parseQuantity,
 } from '../../core/k8s-formats';
 import { curveCertProblems } from '../../cert/parse';
 import { CertificateSourceKind } from '../certificate';
 import { MiniClusterProps } from '../mini-cluster-props';
-import { ContainerResources, ContainerVolume, ImagePullPolicy, MiniClusterContainer } from '../props/container';
+import { ContainerResources, ContainerSecurityContext, ContainerVolume, ImagePullPolicy, MiniClusterContainer } from '../props/container';
+import { userMountPath } from './containers';
 import { runSuffixLength } from './gitops';
 import { hardeningViolations } from './validate-hardening';
 
@@ -184,6 +186,7 @@ function validateFlux(props: MiniClusterProps, add: Add) {
   }
   if (c.image !== undefined && c.image.trim() === '') add('flux.container.image', c.image, 'must not be empty');
   validateResources(c.resources, 'flux.container.resources', add);
+  validateSecurityContext(c.securityContext, 'flux.container.securityContext', add);
   if (f.wrap !== undefined && /\s/.test(f.wrap)) add('flux.wrap', f.wrap, 'must be a comma-separated argument list without spaces (flux start --wrap)');
 }
 
@@ -232,7 +235,7 @@ function validatePod(props: MiniClusterProps, add: Add) {
     if (t.operator === 'Exists' && t.value !== undefined) add(`pod.tolerations[${i}].value`, t.value, 'must be empty when operator is Exists');
   });
   if (p.dnsPolicy !== undefined && !DNS_POLICIES.includes(p.dnsPolicy)) add('pod.dnsPolicy', p.dnsPolicy, `must be one of ${DNS_POLICIES.join(', ')}`);
-  if (p.fsGroup !== undefined && !intInRange(p.fsGroup, 0)) add('pod.fsGroup', p.fsGroup, 'must be an integer >= 0');
+  if (p.fsGroup !== undefined && !isUnixId(p.fsGroup)) add('pod.fsGroup', p.fsGroup, UNIX_ID_RULE);
   if (p.hostPID === true && props.shareProcessNamespace === true) {
     add('pod.hostPID', true, 'cannot be combined with shareProcessNamespace: true (the API server rejects a pod that shares both its own and the host PID namespace)');
   }
@@ -320,26 +323,29 @@ function validateContainer(c: MiniClusterContainer, path: string, isRunner: bool
     if (!ref || !/^[-._a-zA-Z0-9]+$/.test(ref.key ?? '')) add(`${path}.secrets.${name}.key`, ref?.key, 'must be a Secret key');
   }
   validateResources(c.resources, `${path}.resources`, add);
-  const sc = c.securityContext;
+  validateSecurityContext(c.securityContext, `${path}.securityContext`, add);
+}
+
+function validateSecurityContext(sc: ContainerSecurityContext | undefined, path: string, add: Add) {
   for (const f of ['runAsUser', 'runAsGroup'] as const) {
-    if (sc?.[f] !== undefined && !intInRange(sc[f], 0)) add(`${path}.securityContext.${f}`, sc[f], 'must be an integer >= 0');
+    if (sc?.[f] !== undefined && !isUnixId(sc[f])) add(`${path}.${f}`, sc[f], UNIX_ID_RULE);
   }
   if (sc?.privileged && sc.allowPrivilegeEscalation === false) {
-    add(`${path}.securityContext.allowPrivilegeEscalation`, false, 'cannot be false when privileged is true');
+    add(`${path}.allowPrivilegeEscalation`, false, 'cannot be false when privileged is true');
   }
 }
 
 /**
  * The API server rejects a container that mounts two volumes at one path: a user volume may not
  * take the path of another (emptyDir volumes without a path all go to /dev/shm) or of a mount the
- * MiniCluster adds to the container (containers.ts, handshake.ts).
+ * MiniCluster adds to the container (containers.ts, handshake.ts). It compares the mount paths as
+ * written, so these are the strings the manifest carries: '/data' and '/data/' are two paths.
  */
 function validateMountPaths(props: MiniClusterProps, c: MiniClusterContainer, path: string, isRunner: boolean, add: Add) {
-  const normalize = (p: string) => p.replace(/\/+$/, '') || '/';
   const taken = new Map<string, string>();
   if (isRunner || !c.noWrapEntrypoint) {
     const view = props.flux?.container;
-    taken.set(normalize(view?.mountPath ?? '/mnt/flux'), 'the Flux view (flux.container.mountPath)');
+    taken.set(viewMountPath(view?.mountPath), 'the Flux view (flux.container.mountPath)');
     taken.set(ENTRYPOINT_MOUNT_DIR, 'the entrypoint ConfigMap');
     taken.set(CERTIFICATE_MOUNT_DIR, 'the certificate Secret');
     if (!view?.disable) taken.set(SOFTWARE_MOUNT_DIR, 'the Flux software volume');
@@ -347,9 +353,8 @@ function validateMountPaths(props: MiniClusterProps, c: MiniClusterContainer, pa
   }
   for (const name of Object.keys(c.volumes ?? {}).sort()) {
     const v = c.volumes![name];
-    const mountPath = v?.path ?? (v?.emptyDir ? '/dev/shm' : undefined);
-    if (typeof mountPath !== 'string' || !isAbsolutePath(mountPath)) continue;
-    const at = normalize(mountPath);
+    const at = v ? userMountPath(v) : '';
+    if (!isAbsolutePath(at)) continue;
     const owner = taken.get(at);
     if (owner !== undefined) {
       add(`${path}.volumes.${name}.path`, v.path, v.path === undefined
@@ -385,47 +390,99 @@ function validateVolume(name: string, v: ContainerVolume, path: string, add: Add
   }
 }
 
+/** The prefix of huge page resource names (hugepages-<page size>). */
+const HUGE_PAGES = 'hugepages-';
+
+/** A rule on the quantities of the resource names it applies to (besides being a quantity). */
+interface QuantityRule {
+  readonly applies: (res: string) => boolean;
+  readonly broken: (q: Quantity, res: string) => boolean;
+  readonly rule: (res: string) => string;
+}
+
+/** The API server's rules on a container's resource quantities (ValidateResourceQuantityValue and the huge page check). */
+const QUANTITY_RULES: QuantityRule[] = [
+  { applies: () => true, broken: (q) => q.num < 0n, rule: () => 'must not be negative' },
+  // MilliValue() rounds up, so 0.9999 passes upstream; the same rounding here accepts what it accepts.
+  {
+    applies: (res) => isExtendedResource(res),
+    broken: (q) => ceilMilliValue(q) % 1000n !== 0n,
+    rule: (res) => `must be a whole number: ${res} is an extended resource, allocated in whole units`,
+  },
+  // IsHugePageResourceValueDivisible compares Value()s, each rounded up.
+  {
+    applies: (res) => hugePageSize(res) !== undefined,
+    broken: (q, res) => ceilValue(q) % ceilValue(hugePageSize(res)!) !== 0n,
+    rule: (res) => `must be a whole number of ${res.slice(HUGE_PAGES.length)} pages`,
+  },
+];
+
 /**
  * Resources as the API server checks them (validateResourceRequirements): container resource names,
- * non-negative quantities, requests at most the limits, and requests equal to limits for what cannot
- * be overcommitted (extended resources such as nvidia.com/gpu, and huge pages).
+ * quantity rules, requests at most the limits, and requests equal to limits for what cannot be
+ * overcommitted (extended resources such as nvidia.com/gpu, and huge pages). Quantities are compared
+ * exactly, as the API server does: 700m equals 0.7.
  */
 function validateResources(r: ContainerResources | undefined, path: string, add: Add) {
-  const value = (q: unknown) => (typeof q === 'string' && QUANTITY.test(q) ? quantityValue(q) : undefined);
   for (const kind of ['requests', 'limits'] as const) {
-    for (const [res, q] of Object.entries(r?.[kind] ?? {})) {
-      if (value(q) === undefined) add(`${path}.${kind}.${res}`, q, "must be a quantity such as '500m', '2Gi' or '4'");
-      else if (value(q)! < 0) add(`${path}.${kind}.${res}`, q, 'must not be negative');
+    for (const [res, raw] of Object.entries(r?.[kind] ?? {})) {
+      const at = `${path}.${kind}.${res}`;
+      const q = quantityOf(raw);
+      if (q === undefined) add(at, raw, "must be a quantity such as '500m', '2Gi' or '4'");
       const nameError = resourceNameError(res);
-      if (nameError) add(`${path}.${kind}.${res}`, res, nameError);
-      const page = res.startsWith('hugepages-') ? value(res.slice('hugepages-'.length)) : undefined;
-      if (page !== undefined && value(q) !== undefined && (page <= 0 || value(q)! % page !== 0)) {
-        add(`${path}.${kind}.${res}`, q, `must be a whole number of ${res.slice('hugepages-'.length)} pages`);
+      if (nameError) add(at, res, nameError);
+      for (const rule of QUANTITY_RULES) {
+        if (q !== undefined && rule.applies(res) && rule.broken(q, res)) add(at, raw, rule.rule(res));
       }
     }
   }
   const all = [...Object.keys(r?.requests ?? {}), ...Object.keys(r?.limits ?? {})];
-  if (all.some((res) => res.startsWith('hugepages-')) && !all.some((res) => res === 'cpu' || res === 'memory')) {
+  if (all.some((res) => res.startsWith(HUGE_PAGES)) && !all.some((res) => res === 'cpu' || res === 'memory')) {
     add(path, all, 'huge pages need a cpu or memory request or limit in the same container');
   }
   const limits = r?.limits ?? {};
-  for (const [res, q] of Object.entries(r?.requests ?? {})) {
-    const overcommit = (!res.includes('/') || res.includes('kubernetes.io/')) && !res.startsWith('hugepages-');
-    const request = value(q);
-    const limit = value(limits[res]);
+  for (const [res, raw] of Object.entries(r?.requests ?? {})) {
+    const overcommit = isNativeResource(res) && !res.startsWith(HUGE_PAGES);
+    const request = quantityOf(raw);
+    const limit = quantityOf(limits[res]);
     if (!(res in limits)) {
       if (!overcommit) add(`${path}.limits.${res}`, undefined, `required with requests.${res}: ${res} cannot be overcommitted, so its limit must be set and equal the request`);
     } else if (request !== undefined && limit !== undefined) {
-      if (!overcommit && request !== limit) add(`${path}.requests.${res}`, q, `must equal limits.${res} (${limits[res]}): ${res} cannot be overcommitted`);
-      else if (request > limit) add(`${path}.requests.${res}`, q, `must be at most limits.${res} (${limits[res]})`);
+      if (!overcommit && compareQuantities(request, limit) !== 0) add(`${path}.requests.${res}`, raw, `must equal limits.${res} (${limits[res]}): ${res} cannot be overcommitted`);
+      else if (compareQuantities(request, limit) > 0) add(`${path}.requests.${res}`, raw, `must be at most limits.${res} (${limits[res]})`);
     }
   }
+}
+
+/** A resource quantity given as text, exactly, or undefined. */
+function quantityOf(raw: unknown): Quantity | undefined {
+  return typeof raw === 'string' ? parseQuantity(raw) : undefined;
+}
+
+/** IsNativeResource: unprefixed (cpu, memory, ...) or in a kubernetes.io domain. */
+function isNativeResource(name: string): boolean {
+  return !name.includes('/') || name.includes('kubernetes.io/');
+}
+
+/** IsExtendedResourceName: a valid domain-prefixed name outside kubernetes.io, such as nvidia.com/gpu. */
+function isExtendedResource(name: string): boolean {
+  return !isNativeResource(name) && !name.startsWith(HUGE_PAGES) && resourceNameError(name) === undefined;
+}
+
+/** The page size of a huge page resource name when it is a positive whole number of bytes, else undefined. */
+function hugePageSize(name: string): Quantity | undefined {
+  if (!name.startsWith(HUGE_PAGES)) return undefined;
+  const page = parseQuantity(name.slice(HUGE_PAGES.length));
+  // IsHugePageResourceValueDivisible: a page size that is not positive or not whole fits nothing.
+  return page !== undefined && page.num > 0n && ceilMilliValue(page) % 1000n === 0n ? page : undefined;
 }
 
 /** Why `name` is not a container resource name (cpu, memory, ephemeral-storage, hugepages-<size> or domain/name). */
 function resourceNameError(name: string): string | undefined {
   if (['cpu', 'memory', 'ephemeral-storage'].includes(name)) return undefined;
-  if (name.startsWith('hugepages-')) return QUANTITY.test(name.slice('hugepages-'.length)) ? undefined : 'a huge page resource is hugepages-<page size>, such as hugepages-2Mi';
+  if (name.startsWith(HUGE_PAGES)) {
+    return hugePageSize(name) ? undefined : 'a huge page resource is hugepages-<page size>, the page size a positive whole number of bytes such as 2Mi';
+  }
   if (!name.includes('/')) return "must be cpu, memory, ephemeral-storage, hugepages-<size> or an extended resource such as 'nvidia.com/gpu'";
   const e = labelKeyError(name);
   return e ?? (name.startsWith('requests.') ? "an extended resource name must not start with 'requests.'" : undefined);

@@ -12,9 +12,10 @@
 import { FieldErrors, PathSegment, asArray, asObject, asString, isInt, isObject } from './field-errors';
 import { FeatureSet } from './features';
 import {
-  ceilMilliValue, ceilValue, compareQuantities, configMapKey, dns1123Label, dns1123Subdomain, envVarName, parseQuantity,
+  Quantity, ceilMilliValue, ceilValue, compareQuantities, configMapKey, dns1123Label, dns1123Subdomain, envVarName, parseQuantity,
   portName, portNum, qualifiedName, relaxedEnvVarName, unixId,
 } from './formats';
+import { maskTrailingDash } from './meta';
 import { Volumes, validateLocalDescendingPath, validateObjectFieldSelector } from './volumes';
 
 /** What every container check needs to know about its pod. */
@@ -205,7 +206,7 @@ function validateEnvFrom(e: FieldErrors, envFrom: unknown, ctx: PodContext, path
       sources++;
       const name = asString(v[kind].name);
       if (name === '') e.required([...at, kind, 'name'], '', 'ValidateEnvFrom');
-      else e.invalidEach([...at, kind, 'name'], name, dns1123Subdomain(name.endsWith('-') ? `${name.slice(0, -1)}a` : name), 'ValidateEnvFrom');
+      else e.invalidEach([...at, kind, 'name'], name, dns1123Subdomain(maskTrailingDash(name)), 'ValidateEnvFrom');
     }
     if (sources === 0) e.invalid(path, '', 'must specify one of: `configMapRef` or `secretRef`', 'ValidateEnvFrom');
     else if (sources > 1) e.invalid(path, '', 'may not have more than one field specified at a time', 'ValidateEnvFrom');
@@ -298,8 +299,7 @@ export function validateResourceRequirements(e: FieldErrors, resources: unknown,
     if (isExtendedResource(name) && ceilMilliValue(q) % 1000n !== 0n) e.invalid(at, raw, 'must be an integer', 'ValidateResourceQuantityValue');
     if (name.startsWith('hugepages-')) {
       hugePages = true;
-      const page = parseQuantity(name.slice('hugepages-'.length));
-      if (page && ceilValue(page) > 0n && ceilValue(q) % ceilValue(page) !== 0n) {
+      if (!hugePageValueDivisible(name, q)) {
         e.invalid(at, raw, `${raw} is not positive integer multiple of ${name}`, 'validateResourceQuantityHugePageValue');
       }
     }
@@ -323,6 +323,13 @@ export function validateResourceRequirements(e: FieldErrors, resources: unknown,
     }
   }
   if (!cpuOrMemory && hugePages) e.forbidden(path, 'HugePages require cpu or memory', 'validateResourceRequirements');
+}
+
+/** IsHugePageResourceValueDivisible: a page size that does not parse, is not positive or not whole fits nothing. */
+function hugePageValueDivisible(name: string, q: Quantity): boolean {
+  const page = parseQuantity(name.slice('hugepages-'.length));
+  if (!page || page.num <= 0n || ceilMilliValue(page) % 1000n !== 0n) return false;
+  return ceilValue(q) % ceilValue(page) === 0n;
 }
 
 /** IsNativeResource: unprefixed, or prefixed with a kubernetes.io domain. */

@@ -1,9 +1,15 @@
 /**
  * Value formats of k8s.io/apimachinery/pkg/util/validation (validation.go and the content package),
  * each returning the upstream messages ([] when valid), plus exact resource quantities
- * (k8s.io/apimachinery/pkg/api/resource) for comparisons.
+ * (k8s.io/apimachinery/pkg/api/resource) for comparisons: the library's own parser, so the
+ * library's synth-time checks and this port cannot disagree about a quantity.
  */
 import * as net from 'net';
+
+export { ceilMilliValue, ceilValue, compareQuantities, parseQuantity } from '../../../lib/core/k8s-formats';
+export type { Quantity } from '../../../lib/core/k8s-formats';
+
+const MAX_UNIX_ID = 2147483647;
 
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
@@ -159,9 +165,9 @@ export function portNum(v: number): string[] {
   return v >= 1 && v <= 65535 ? [] : [inclusiveRange(1, 65535)];
 }
 
-/** IsValidUserID / IsValidGroupID (uint32). */
+/** IsValidUserID / IsValidGroupID: 0 to math.MaxInt32 (not the uint32 range). */
 export function unixId(v: number): string[] {
-  return v >= 0 && v <= 0xffffffff ? [] : [inclusiveRange(0, 0xffffffff)];
+  return v >= 0 && v <= MAX_UNIX_ID ? [] : [inclusiveRange(0, MAX_UNIX_ID)];
 }
 
 /** path.IsValidPathSegmentName: RBAC object names. */
@@ -215,49 +221,4 @@ export function strictSubnet(outer: NonNullable<ReturnType<typeof parseCidr>>, i
   const width = BigInt(outer.family === 4 ? 32 : 128);
   const shift = width - BigInt(outer.prefix);
   return (outer.bits >> shift) === (inner.bits >> shift);
-}
-
-/** An exact resource quantity as the rational num/den (den > 0). */
-export interface Quantity {
-  readonly num: bigint;
-  readonly den: bigint;
-}
-
-const BINARY: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
-const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
-
-/** resource.ParseQuantity, exactly; undefined when the text is not a quantity (the schema reports it). */
-export function parseQuantity(v: unknown): Quantity | undefined {
-  const text = typeof v === 'number' ? String(v) : v;
-  if (typeof text !== 'string') return undefined;
-  const m = /^([+-]?)(\d+\.?\d*|\.\d+)([eE][+-]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/.exec(text);
-  if (!m) return undefined;
-  const [int, frac = ''] = m[2].split('.');
-  let num = BigInt(`${int || '0'}${frac}`) * (m[1] === '-' ? -1n : 1n);
-  let den = 10n ** BigInt(frac.length);
-  const suffix = m[3] ?? '';
-  let exp10 = 0;
-  if (suffix in BINARY) num *= 2n ** BigInt(BINARY[suffix]);
-  else if (suffix in DECIMAL) exp10 = DECIMAL[suffix];
-  else exp10 = Number(suffix.slice(1));
-  if (exp10 >= 0) num *= 10n ** BigInt(exp10);
-  else den *= 10n ** BigInt(-exp10);
-  return { num, den };
-}
-
-/** Sign of a - b. */
-export function compareQuantities(a: Quantity, b: Quantity): number {
-  const d = a.num * b.den - b.num * a.den;
-  return d > 0n ? 1 : d < 0n ? -1 : 0;
-}
-
-/** Quantity.Value() (rounded up to an integer). */
-export function ceilValue(q: Quantity): bigint {
-  const whole = q.num / q.den;
-  return q.num % q.den > 0n ? whole + 1n : whole;
-}
-
-/** Quantity.MilliValue(). */
-export function ceilMilliValue(q: Quantity): bigint {
-  return ceilValue({ num: q.num * 1000n, den: q.den });
 }

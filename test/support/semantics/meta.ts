@@ -8,8 +8,16 @@
 import { FieldErrors, PathSegment, asArray, asObject, asString, isObject } from './field-errors';
 import { dns1035Label, dns1123Label, dns1123Subdomain, labelValue, pathSegmentName, qualifiedName } from './formats';
 
+/**
+ * maskTrailingDash, verbatim: upstream replaces the last two characters, not one, with 'a' (a quirk
+ * kept because diverging would change which names validate), and leaves a lone '-' alone.
+ */
+export function maskTrailingDash(name: string): string {
+  return name.length > 1 && name.endsWith('-') ? `${name.slice(0, name.length - 2)}a` : name;
+}
+
 /** A ValidateNameFunc: messages for a name (prefix: a generateName, whose trailing '-' is masked). */
-const masked = (rule: (v: string) => string[]) => (name: string, prefix: boolean) => rule(prefix && name.endsWith('-') ? `${name.slice(0, -1)}a` : name);
+const masked = (rule: (v: string) => string[]) => (name: string, prefix: boolean) => rule(prefix ? maskTrailingDash(name) : name);
 
 /** NameIsDNSSubdomain: Jobs, ConfigMaps, Secrets, ServiceAccounts, NetworkPolicies, PVCs, Pods. */
 export const nameIsDNSSubdomain = masked(dns1123Subdomain);

@@ -34,7 +34,8 @@ function validatePolicyRule(e: FieldErrors, rule: Record<string, any>, namespace
 export function validateRoleBinding(e: FieldErrors, binding: Record<string, any>, namespaced: boolean): void {
   validateObjectMeta(e, binding.metadata, nameIsPathSegment, namespaced);
   const ref = asObject(binding.roleRef);
-  if (ref.apiGroup !== RBAC_GROUP) e.notSupported(['roleRef', 'apiGroup'], asString(ref.apiGroup), [RBAC_GROUP], 'ValidateRoleBinding');
+  const refGroup = defaultedApiGroup(ref.apiGroup, RBAC_GROUP);
+  if (refGroup !== RBAC_GROUP) e.notSupported(['roleRef', 'apiGroup'], refGroup, [RBAC_GROUP], 'ValidateRoleBinding');
   const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
   if (!kinds.includes(asString(ref.kind))) e.notSupported(['roleRef', 'kind'], asString(ref.kind), kinds, 'ValidateRoleBinding');
   const name = asString(ref.name);
@@ -55,10 +56,18 @@ function validateSubject(e: FieldErrors, subject: Record<string, any>, namespace
       if (!namespaced && asString(subject.namespace) === '') e.required([...path, 'namespace'], '', rule);
       break;
     case 'User':
-    case 'Group':
-      if (subject.apiGroup !== RBAC_GROUP) e.notSupported([...path, 'apiGroup'], asString(subject.apiGroup), [RBAC_GROUP], rule);
+    case 'Group': {
+      const group = defaultedApiGroup(subject.apiGroup, RBAC_GROUP);
+      if (group !== RBAC_GROUP) e.notSupported([...path, 'apiGroup'], group, [RBAC_GROUP], rule);
       break;
+    }
     default:
       e.notSupported([...path, 'kind'], asString(subject.kind), ['ServiceAccount', 'User', 'Group'], rule);
   }
+}
+
+/** SetDefaults_RoleBinding / SetDefaults_Subject: an empty or unset apiGroup becomes `group` before validation. */
+function defaultedApiGroup(apiGroup: unknown, group: string): string {
+  const given = asString(apiGroup);
+  return given === '' ? group : given;
 }

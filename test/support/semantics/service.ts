@@ -127,14 +127,14 @@ function validateSessionAffinity(e: FieldErrors, spec: Record<string, any>, path
   const affinity = typeof spec.sessionAffinity === 'string' && spec.sessionAffinity !== '' ? spec.sessionAffinity : 'None';
   if (!['ClientIP', 'None'].includes(affinity)) e.notSupported([...path, 'sessionAffinity'], affinity, ['ClientIP', 'None'], 'ValidateService');
   const config = spec.sessionAffinityConfig;
+  // SetDefaults_Service drops the config of a None affinity, so ValidateService's "must not be set
+  // when session affinity is None" never fires on a create.
   if (affinity === 'ClientIP' && isObject(config)) {
     // SetDefaults_Service fills a missing config or timeout with 10800 seconds.
     const timeout = asObject(config.clientIP).timeoutSeconds;
     if (isInt(timeout) && (timeout <= 0 || timeout > MAX_CLIENT_IP_AFFINITY_SECONDS)) {
       e.invalid([...path, 'sessionAffinityConfig', 'clientIP', 'timeoutSeconds'], timeout, `must be greater than 0 and less than ${MAX_CLIENT_IP_AFFINITY_SECONDS}`, 'validateAffinityTimeout');
     }
-  } else if (affinity === 'None' && config !== undefined) {
-    e.forbidden([...path, 'sessionAffinityConfig'], 'must not be set when session affinity is None', 'ValidateService');
   }
 }
 
