@@ -1,4 +1,8 @@
+import * as fs from 'fs';
+import * as net from 'net';
 import { HANDSHAKE_HOSTS_FILE, HANDSHAKE_PARENT_FILE, HANDSHAKE_READY_FILE } from '../../lib/core/handshake-contract';
+import { authenticateToServer } from '../../lib/runtime/handshake/channel';
+import { deriveKeys } from '../../lib/runtime/handshake/keys';
 import { Pod, TestCluster, programBuilt } from './support/cluster';
 
 const suite = programBuilt ? describe : describe.skip;
@@ -146,6 +150,32 @@ suite('handshake joins a cluster', () => {
     expect(await Promise.all(pods.map((p) => p.exited))).toEqual([0, 0, 0, 0, 0]);
     expect(pods.map((p) => p.file(HANDSHAKE_READY_FILE))).toEqual([0, 1, 2, 3, 4].map((i) => `rank=${i}\n`));
     expect(parentIp(pods[4])).toBe(cluster.ip(1));
+  });
+
+  test('init lifecycle: a parent verified by its child while rank 0 is gone exits only after reporting that join to a rank 0', async () => {
+    // GIVEN an init-lifecycle kary:2 cluster of 4 (rank 1 is rank 3's parent) where ranks 0-2 run
+    cluster = await TestCluster.create({ size: 4, topology: 'kary:2', lifecycle: 'init' });
+    const pods = [await cluster.startPod(0), await cluster.startPod(1), await cluster.startPod(2)];
+    await pods[1].waitForEvent('parent-verified');
+    // WHEN rank 0 goes away, and then rank 3 verifies rank 1 (with the key, as its handshake does)
+    await pods[0].kill();
+    await cluster.proxy.setEndpoint(undefined);
+    await pods[1].waitForEvent('directory-lost');
+    const socket = net.connect({ host: cluster.ip(1), port: cluster.port });
+    await new Promise((r) => socket.once('connect', r));
+    const { channel } = await authenticateToServer(socket, deriveKeys(fs.readFileSync(cluster.certPath)), 3, { t: 'child', rank: 3, epoch: 1 });
+    expect((await channel.next(5000)).t).toBe('ack');
+    channel.close();
+    // THEN rank 1 is not ready and keeps running: the join it would report has reached no rank 0
+    await pods[1].waitForEvent('child-connected');
+    await new Promise((r) => setTimeout(r, 300));
+    expect([pods[1].file(HANDSHAKE_READY_FILE), pods[1].proc.exitCode]).toEqual([undefined, null]);
+    // AND once a new rank 0 is up, rank 1 re-registers, reports, and only then is ready and exits 0
+    await cluster.startPod(0, { generation: 1 });
+    expect(await pods[1].exited).toBe(0);
+    const order = pods[1].lines.map((l) => (l.event === 'directory' ? `directory ${l.outcome}` : l.event));
+    expect(order.lastIndexOf('directory ok')).toBeGreaterThan(order.indexOf('directory-lost'));
+    expect(order.indexOf('ready')).toBeGreaterThan(order.lastIndexOf('directory ok'));
   });
 
   test('a flapping rendezvous name does not stop the handshake', async () => {
