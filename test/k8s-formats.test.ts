@@ -42,6 +42,13 @@ describe('parseQuantity', () => {
   test.each(['', '1.5 cores', 'e3', '1e', '1KiB', '--1', 'Mi'])('%j is not a quantity', (text) => {
     expect(parseQuantity(text)).toBeUndefined();
   });
+
+  test('an exponent beyond 1000 is refused rather than expanded (1e99999999 would take minutes)', () => {
+    // GIVEN exponents at and beyond the bound WHEN parsed THEN the bound parses, beyond it does not
+    expect(compareQuantities(q('1e1000'), { num: 10n ** 1000n, den: 1n })).toBe(0);
+    expect(parseQuantity('1e99999999')).toBeUndefined();
+    expect(parseQuantity('1e-99999999')).toBeUndefined();
+  });
 });
 
 describe('wholeQuantity', () => {

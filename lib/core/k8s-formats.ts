@@ -59,6 +59,11 @@ const DECIMAL_SUFFIXES: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k
 /** An exponent suffix (`e3`, `E-2`); a bare `E` is the exa suffix. */
 const EXPONENT = /^[eE][+-]?\d/;
 const NANOS_PER_UNIT = 10n ** 9n;
+/**
+ * Exact arithmetic expands 10^exponent: beyond this a value like `1e99999999` would take minutes
+ * and gigabytes to synthesize. No real resource comes near it (`1e1000` cores).
+ */
+const MAX_EXPONENT = 1000;
 
 /**
  * resource.ParseQuantity, exactly; undefined when `v` is not a quantity. Exact because the API
@@ -74,6 +79,7 @@ export function parseQuantity(v: unknown): Quantity | undefined {
   let den = 10n ** BigInt(frac.length);
   const suffix = m[3] ?? '';
   const exp10 = EXPONENT.test(suffix) ? Number(suffix.slice(1)) : DECIMAL_SUFFIXES[suffix] ?? 0;
+  if (Math.abs(exp10) > MAX_EXPONENT || frac.length > MAX_EXPONENT) return undefined;
   if (suffix in BINARY_SUFFIXES) num *= 2n ** BigInt(BINARY_SUFFIXES[suffix]);
   if (exp10 >= 0) num *= 10n ** BigInt(exp10);
   else den *= 10n ** BigInt(-exp10);
