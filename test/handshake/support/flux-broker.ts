@@ -41,38 +41,27 @@ export class FakeBrokerPort {
 
 /**
  * Stands in for a follower broker that dials its parent: connects from `fromIp`, retrying refused
- * connections every 100 ms like ZeroMQ, writes the ZMTP signature (or `first`), and resolves once
- * the other side closed the connection.
+ * connections every 100 ms like ZeroMQ, writes the ZMTP signature (or `first`; nothing: it closes
+ * its side), and resolves once the other side closed the connection.
  */
 export async function dialAsBroker(fromIp: string, toIp: string, port: number, first: Buffer = ZMTP_SIGNATURE): Promise<void> {
-  for (;;) {
-    const closed = await new Promise<boolean>((resolve) => {
-      const s = net.connect({ host: toIp, port, localAddress: fromIp });
-      let connected = false;
-      s.on('error', () => connected || resolve(false));
-      s.once('connect', () => {
-        connected = true;
-        if (first.length > 0) s.write(first);
-        else s.end();
-        s.once('close', () => resolve(true));
-      });
-    });
-    if (closed) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await (await connectAsBroker(fromIp, toIp, port, first)).closed;
 }
 
 /**
- * Like dialAsBroker, but resolves once connected and the signature written: `closed` settles when
- * the other side closes the connection (libzmq would then redial).
+ * Like dialAsBroker, but resolves once connected and `first` written: `closed` settles when the
+ * other side closes the connection (libzmq would then redial).
  */
-export async function connectAsBroker(fromIp: string, toIp: string, port: number): Promise<{ socket: net.Socket; closed: Promise<void> }> {
+export async function connectAsBroker(
+  fromIp: string, toIp: string, port: number, first: Buffer = ZMTP_SIGNATURE,
+): Promise<{ socket: net.Socket; closed: Promise<void> }> {
   for (;;) {
     const socket = await new Promise<net.Socket | undefined>((resolve) => {
       const s = net.connect({ host: toIp, port, localAddress: fromIp });
       s.on('error', () => resolve(undefined));
       s.once('connect', () => {
-        s.write(ZMTP_SIGNATURE);
+        if (first.length > 0) s.write(first);
+        else s.end();
         resolve(s);
       });
     });
