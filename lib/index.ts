@@ -11,6 +11,7 @@ export * from './constructs/props/security';
 export * from './constructs/props/gitops';
 export { DEFAULT_KUBERNETES_VERSION, MIN_KUBERNETES_MINOR } from './core/kubernetes-version';
 export { DEFAULT_FLUX_VIEW_IMAGE, DEFAULT_NODE_IMAGE } from './core/images';
+export { MiniClusterDefaults } from './core/defaults';
 export * from './operator';
 export { Kustomization } from './core/kustomization';
 export type { KustomizationOptions } from './core/kustomization';

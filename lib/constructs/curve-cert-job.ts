@@ -40,6 +40,7 @@ export interface CurveCertJobProps {
   /**
    * Namespace of every object, and of the ServiceAccount named in the RoleBinding.
    * @default - the Chart's namespace; one of the two is required
+   * @jsii suppress JSII5018 C# capitalizes members (`Namespace`): not a keyword there
    */
   readonly namespace?: string;
   /**

@@ -8,7 +8,10 @@ import { fluxPaths } from '../core/paths';
 export interface FluxBrokerConfigProps {
   /** Hostname prefix: pods are `<clusterName>-<index>` (the Indexed Job's name). */
   readonly clusterName: string;
-  /** Namespace of the pods, part of every broker's connect name. */
+  /**
+   * Namespace of the pods, part of every broker's connect name.
+   * @jsii suppress JSII5018 C# capitalizes members (`Namespace`): not a keyword there
+   */
   readonly namespace: string;
   /** The headless Service (the pods' subdomain). @default - clusterName */
   readonly serviceName?: string;
@@ -28,6 +31,7 @@ export interface FluxBrokerConfigProps {
    * A complete broker.toml that replaces the generated one. It is parsed and checked like the
    * generated config, and re-rendered canonically.
    * @default - generated
+   * @jsii suppress JSII5018 C# capitalizes members (`Override`): not a keyword there
    */
   readonly override?: string;
 }

@@ -20,6 +20,7 @@ export interface MiniClusterProps {
   /**
    * Namespace of every object. It is part of each broker's connect name, so it is always written.
    * @default - the chart's namespace, else `default`
+   * @jsii suppress JSII5018 C# capitalizes members (`Namespace`): not a keyword there
    */
   readonly namespace?: string;
   /** Containers of every pod; exactly one runs Flux. */

@@ -35,7 +35,10 @@ export class MiniCluster extends Construct {
   public readonly jobName: string;
   /** Name of the headless Service (the pods' subdomain). */
   public readonly serviceName: string;
-  /** Namespace of every object. */
+  /**
+   * Namespace of every object.
+   * @jsii suppress JSII5018 C# capitalizes members (`Namespace`): not a keyword there
+   */
   public readonly namespace: string;
   /** Name of the ConfigMap holding the entrypoint scripts. */
   public readonly entrypointConfigMapName: string;

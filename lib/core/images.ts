@@ -3,8 +3,14 @@
  * a digest (`name@sha256:…`) or point at a mirror.
  */
 
-/** Stock Node.js image that runs the bundled runtime programs (certificate job, handshake sidecar). */
+/**
+ * Stock Node.js image that runs the bundled runtime programs (certificate job, handshake sidecar).
+ * @jsii ignore other languages: MiniClusterDefaults.NODE_IMAGE (jsii publishes no module constants)
+ */
 export const DEFAULT_NODE_IMAGE = 'docker.io/library/node:22.11.0-alpine3.20';
 
-/** The Flux view image the Flux Operator uses by default (Spack view of flux-core and flux-sched). */
+/**
+ * The Flux view image the Flux Operator uses by default (Spack view of flux-core and flux-sched).
+ * @jsii ignore other languages: MiniClusterDefaults.FLUX_VIEW_IMAGE
+ */
 export const DEFAULT_FLUX_VIEW_IMAGE = 'ghcr.io/converged-computing/flux-view-ubuntu:tag-noble';

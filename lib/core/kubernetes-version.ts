@@ -3,13 +3,17 @@
  * on by default (beta or GA), since that is what a managed cluster of that version runs.
  */
 
-/** The oldest minor version synthesized. cdk8s-plus-27 typings are the floor. */
+/**
+ * The oldest minor version synthesized. cdk8s-plus-27 typings are the floor.
+ * @jsii ignore other languages: MiniClusterDefaults.MIN_KUBERNETES_MINOR (jsii publishes no module constants)
+ */
 export const MIN_KUBERNETES_MINOR = 27;
 
 /**
  * The default target: the oldest minor version still in standard support on EKS, GKE and AKS in
  * November 2026 (1.34: EKS standard support until December 2026; 1.33 has left standard support
  * on all three).
+ * @jsii ignore other languages: MiniClusterDefaults.KUBERNETES_VERSION
  */
 export const DEFAULT_KUBERNETES_VERSION = '1.34';
 

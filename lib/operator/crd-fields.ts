@@ -37,13 +37,17 @@ export enum FieldType {
 /** One field of the schema and the converter's decision for it. */
 export interface CrdField {
   readonly path: string;
+  /** @jsii suppress JSII5018 Go capitalizes fields (`Type`): not a keyword there */
   readonly type: FieldType;
   readonly decision: FieldDecision;
   /** For MAPPED fields: the MiniCluster prop it becomes. */
   readonly prop?: string;
   /** Why (REJECTED, NO_EFFECT) or what differs from the operator (MAPPED). */
   readonly note?: string;
-  /** The CRD's OpenAPI default, which the API server applies (and so does the converter). */
+  /**
+   * The CRD's OpenAPI default, which the API server applies (and so does the converter).
+   * @jsii suppress JSII5018 C# and Go capitalize it (`Default`); Java gets `getDefaultValue()` from jsii-pacmak
+   */
   readonly default?: string | number | boolean;
   /** Listed in its parent's `required`. */
   readonly required?: boolean;
@@ -256,7 +260,10 @@ function statusFields(): CrdField[] {
   ];
 }
 
-/** Every field of the MiniCluster v1alpha2 schema, in schema order. */
+/**
+ * Every field of the MiniCluster v1alpha2 schema, in schema order.
+ * @jsii ignore other languages: OperatorConverter.crdFields() (jsii publishes no module constants)
+ */
 export const CRD_FIELDS: readonly CrdField[] = [
   mapped('apiVersion', STRING, '-', { note: 'must be flux-framework.org/v1alpha2' }),
   mapped('kind', STRING, '-', { note: 'must be MiniCluster' }),
@@ -390,6 +397,7 @@ export const CRD_FIELDS: readonly CrdField[] = [
 /**
  * Fields of v1alpha1 (tag 0.1.1) and of stale examples that v1alpha2 removed or renamed, with what
  * to do instead. Paths use the same syntax as CRD_FIELDS.
+ * @jsii ignore other languages: OperatorConverter.removedFields()
  */
 export const REMOVED_FIELDS: { readonly [path: string]: string } = {
   'spec.users': 'removed in v1alpha2: multi-user accounts are gone; Flux runs as the container user',
@@ -409,7 +417,13 @@ export const REMOVED_FIELDS: { readonly [path: string]: string } = {
   'spec.containers[].securityContext.addCapabilities': 'v1alpha2 uses the Kubernetes SecurityContext: use securityContext.capabilities.add',
 };
 
-/** The only apiVersion converted. */
+/**
+ * The only apiVersion converted.
+ * @jsii ignore other languages: OperatorConverter.API_VERSION
+ */
 export const MINICLUSTER_API_VERSION = 'flux-framework.org/v1alpha2';
-/** The kind converted. */
+/**
+ * The kind converted.
+ * @jsii ignore other languages: OperatorConverter.KIND
+ */
 export const MINICLUSTER_KIND = 'MiniCluster';

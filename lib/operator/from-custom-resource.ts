@@ -7,6 +7,7 @@ import { ConvertedMiniCluster, CustomResourceOptions, propsFromCustomResource } 
  * The MiniCluster of a `flux-framework.org/v1alpha2` MiniCluster resource (as parsed YAML): the same
  * cluster as `new MiniCluster(scope, id, propsFromCustomResource(resource).props)`. An inline
  * `flux.curveCert` becomes CertificateSource.insecureInline. Throws one error listing every problem.
+ * @jsii ignore other languages: OperatorConverter.toMiniCluster (jsii publishes no free functions)
  */
 export function miniClusterFromCustomResource(scope: Construct, id: string, resource: unknown, options: CustomResourceOptions = {}): MiniCluster {
   return miniClusterFromConverted(scope, id, propsFromCustomResource(resource, options));

@@ -6,3 +6,4 @@ export type { ConvertedMiniCluster, CustomResourceConversion, CustomResourceOpti
 export { miniClusterFromCustomResource } from './from-custom-resource';
 export { formatProblems, problemLine } from './problems';
 export type { PathSegment, Problem } from './problems';
+export { OperatorConverter } from './converter';

@@ -23,7 +23,11 @@ import { PathSegment, Problem, formatPath, formatProblems, problemLine } from '.
 
 /** Options of the conversion: what a resource cannot say about itself. */
 export interface CustomResourceOptions {
-  /** Namespace of a resource without metadata.namespace. @default - the chart's namespace, else `default` */
+  /**
+   * Namespace of a resource without metadata.namespace.
+   * @default - the chart's namespace, else `default`
+   * @jsii suppress JSII5018 C# capitalizes members (`Namespace`): not a keyword there
+   */
   readonly namespace?: string;
   /** MiniClusterProps.kubernetesVersion. @default DEFAULT_KUBERNETES_VERSION */
   readonly kubernetesVersion?: string;
@@ -35,7 +39,11 @@ export interface CustomResourceOptions {
 export interface ConvertedMiniCluster {
   /** metadata.name */
   readonly name: string;
-  /** metadata.namespace, else the namespace option. @default - unset: the chart's namespace, else `default` */
+  /**
+   * metadata.namespace, else the namespace option.
+   * @default - unset: the chart's namespace, else `default`
+   * @jsii suppress JSII5018 C# capitalizes members (`Namespace`): not a keyword there
+   */
   readonly namespace?: string;
   /** The equivalent MiniCluster props (name and namespace included). */
   readonly props: MiniClusterProps;
@@ -60,6 +68,7 @@ const METADATA_FIELDS = ['name', 'namespace', 'labels', 'annotations', 'generate
 /**
  * Converts a MiniCluster resource into props; throws one error listing every problem.
  * @param resource a parsed `flux-framework.org/v1alpha2` MiniCluster (e.g. from `yaml.parse`)
+ * @jsii ignore other languages: OperatorConverter.toProps (jsii publishes no free functions)
  */
 export function propsFromCustomResource(resource: unknown, options: CustomResourceOptions = {}): ConvertedMiniCluster {
   const { converted, problems } = convertCustomResource(resource, options);
@@ -67,7 +76,10 @@ export function propsFromCustomResource(resource: unknown, options: CustomResour
   return converted;
 }
 
-/** Converts a MiniCluster resource into props, returning the problems instead of throwing. */
+/**
+ * Converts a MiniCluster resource into props, returning the problems instead of throwing.
+ * @jsii ignore other languages: OperatorConverter.convert
+ */
 export function convertCustomResource(resource: unknown, options: CustomResourceOptions = {}): CustomResourceConversion {
   const identity = identityProblems(resource);
   if (identity.fatal) return { problems: identity.problems, warnings: [] };

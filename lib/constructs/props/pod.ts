@@ -4,7 +4,11 @@
 export interface Toleration {
   /** @default - matches all keys */
   readonly key?: string;
-  /** `Equal` or `Exists`. @default Equal */
+  /**
+   * `Equal` or `Exists`.
+   * @default Equal
+   * @jsii suppress JSII5018 C# capitalizes members (`Operator`): not a keyword there
+   */
   readonly operator?: string;
   /** @default - none */
   readonly value?: string;
