@@ -112,6 +112,18 @@ describe('start-<name>.sh', () => {
     expect(result.stdout).toBe('init\nservicePre\npost\n');
   });
 
+  test("a failing post step is reported; the sidecar's status stays its command's", () => {
+    // GIVEN a sidecar whose command succeeds and whose post step fails
+    const model = sidecarModel('true', { quiet: true });
+    const scripts = renderScripts({ ...model, sidecars: [{ ...model.sidecars[0], commands: { post: 'exit_with() { return "$1"; }; exit_with 6' } }] });
+    fs.writeFileSync(`${sandbox.mount}/flux-view.sh`, '');
+    // WHEN it runs
+    const result = sandbox.run('start.sh', scripts['start-flux-queue.sh']);
+    // THEN it says which step failed with which code, and exits with its command's status
+    expect(result.stderr).toBe('start-flux-queue: error: commands.post failed with exit code 6\n');
+    expect(result.status).toBe(0);
+  });
+
   test('waits for flux-view.sh only for a bounded time, then runs without it', () => {
     const scripts = renderScripts(sidecarModel('echo "socket=$fluxsocket"', { quiet: true }));
     const result = sandbox.run('start.sh', scripts['start-flux-queue.sh'], { env: { FLUX_VIEW_WAIT_SECONDS: '1' } });
