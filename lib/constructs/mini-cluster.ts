@@ -1,5 +1,6 @@
 import { ApiObject, App, Chart, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
+import type { Container } from 'kubernetes-types-1.30/core/v1';
 import { brokerOptions } from '../core/broker-options';
 import { hostname } from '../core/hostlist';
 import { curveCertLabels, curveCertSecret } from '../cert/secret-manifest';
@@ -227,7 +228,7 @@ export class MiniCluster extends Construct {
     const hs = this.handshake;
     const containers = appContainers(r).map((c) => (hs && c.name === r.name ? { ...c, volumeMounts: [...c.volumeMounts ?? [], hs.runnerMount] } : c));
     const spec = securePodTemplate(jobSpec(r, {
-      initContainers: [fluxViewInitContainer(r), ...(hs ? [hs.container] : [])],
+      initContainers: initContainers(fluxViewInitContainer(r), hs),
       containers,
       volumes: [...podVolumes(r, this.certificateSecretName), ...(hs ? [hs.volume] : [])],
       failureRules: hs ? [hs.failureRule] : [],
@@ -252,4 +253,13 @@ export class MiniCluster extends Construct {
       }) as any);
     }
   }
+}
+
+/**
+ * A native sidecar handshake goes first: it starts at once and handshakes while the view is copied.
+ * A plain init container handshake runs after the copy, since each init container waits for the last.
+ */
+function initContainers(view: Container, hs: HandshakeParts | undefined): Container[] {
+  if (!hs) return [view];
+  return hs.lifecycle === HandshakeLifecycle.SIDECAR ? [hs.container, view] : [view, hs.container];
 }

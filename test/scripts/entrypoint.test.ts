@@ -401,7 +401,8 @@ describe('entrypoint.sh, files it prepares', () => {
     });
     // WHEN the entrypoint runs
     expect(runEntrypoint(model).status).toBe(0);
-    // THEN the software tree is restored and Flux ran with the view appended to PATH
+    // THEN the runner finds the install tree the init container copied into the volume at /opt/software,
+    // and Flux ran with the view appended to PATH
     expect(fs.readFileSync(`${sandbox.opt}/software/linux-x86_64/flux-core-0.88.0/bin/flux`, 'utf8')).toBe('#!/bin/sh\nexit 0\n');
     const env = sandbox.brokerCalls()[0].env;
     expect(env.PATH).toBe(`${sandbox.bin}:/usr/local/bin:/usr/bin:/bin:${sandbox.mount}/view/bin`);
@@ -425,6 +426,21 @@ describe('entrypoint.sh, files it prepares', () => {
     expect(simple.env.PATH.endsWith('/view/bin')).toBe(true);
     expect(disabled.env.PATH).toBe(`${sandbox.bin}:/usr/local/bin:/usr/bin:/bin`);
     expect(disabled.env.FLUX_RC_EXTRA).toBeUndefined();
+  });
+
+  test('with the view, a runner whose /opt/software volume is empty fails and says why', () => {
+    // GIVEN the view enabled, but nothing copied into the software volume (FLUX_OPT_DIR: a new empty /opt)
+    const model = sampleModel(sandbox, { viewDisabled: false });
+    const scripts = renderScripts(model);
+    sandbox.mountConfigMap(scripts);
+    const emptyOpt = path.join(sandbox.root, 'empty-opt');
+    fs.mkdirSync(path.join(emptyOpt, 'software'), { recursive: true });
+    // WHEN the entrypoint runs
+    const result = sandbox.run('entrypoint.sh', scripts['entrypoint.sh'], { env: { FLUX_OPT_DIR: emptyOpt } });
+    // THEN it fails before Flux, naming the volume and who fills it
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(`entrypoint: error: ${emptyOpt}/software is empty: the flux view init container copies the Flux install tree into the volume mounted there\n`);
+    expect(sandbox.brokerCalls()).toEqual([]);
   });
 
   test('HOME falls back to a private directory under the mount when it is /', () => {

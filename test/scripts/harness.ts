@@ -143,6 +143,8 @@ export class Sandbox {
     this.handshake = dir('handshake', 0o777);
     this.scripts = path.join(this.root, 'flux_operator');
     this.opt = dir('opt', 0o777);
+    // One flux-software volume: the init container's <mount>/software is the runner's /opt/software.
+    fs.symlinkSync(dir('opt/software', 0o777), path.join(this.mount, 'software'));
     this.image = dir('image');
     this.makeFakeView();
     this.home = dir('home', 0o777);

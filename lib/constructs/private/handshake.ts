@@ -82,16 +82,10 @@ export function handshakeParts(r: ResolvedMiniCluster): HandshakeParts | undefin
     ],
   };
   if (lifecycle === HandshakeLifecycle.SIDECAR) {
-    // Keeps answering late or restarted peers; the startup probe holds the Flux container back
-    // until the handshake has finished, well or badly (the entrypoint reads which).
-    Object.assign(container, {
-      restartPolicy: 'Always',
-      startupProbe: {
-        exec: { command: wiring.startupProbeCommand },
-        periodSeconds: 1,
-        failureThreshold: deadline + 30,
-      },
-    });
+    // Keeps answering late or restarted peers. No startup probe: the pod's other containers start
+    // at once, so the handshake overlaps the view copy, and the entrypoint waits for its result
+    // (ready or failed) instead of a probe period (a probe runs at most once a second).
+    container.restartPolicy = 'Always';
   }
   return {
     wiring,

@@ -30,6 +30,12 @@ run_hook() {
   fi
 }
 
+# A short pause between two checks of something another container writes: a tenth of a second
+# where sleep takes fractions (GNU coreutils, busybox), else a second.
+nap() {
+  sleep 0.1 2>/dev/null || sleep 1
+}
+
 # Waits until path $1 exists, for at most $2 seconds; returns 1 on timeout.
 wait_for_file() {
   local deadline=$((SECONDS + $2))
@@ -37,7 +43,7 @@ wait_for_file() {
     if [ "$SECONDS" -ge "$deadline" ]; then
       return 1
     fi
-    sleep 1
+    nap
   done
 }
 

@@ -194,12 +194,11 @@ if [ -z "${HOME:-}" ] || [ "$HOME" = / ] || [ ! -w "$HOME" ]; then
 fi
 
 #@@UNLESS VIEW_DISABLED@@
-# --- The Flux view: its symlinks and RPATHs point into /opt/software, restored from the copy the init
-# container left in the volume. FLUX_OPT_DIR replaces /opt for tests only.
+# --- The Flux view: its symlinks and RPATHs point into /opt/software, the volume the init container
+# copied the install tree into. FLUX_OPT_DIR replaces /opt for tests only.
 software_dir="${FLUX_OPT_DIR:-/opt}/software"
-say "restoring the Flux software tree in $software_dir"
-if ! { mkdir -p "$software_dir" && cp -R "$mount_path/software/." "$software_dir/"; }; then
-  fail "cannot copy $mount_path/software to $software_dir (mount a writable emptyDir there)"
+if [ -z "$(ls -A "$software_dir" 2>/dev/null)" ]; then
+  fail "$software_dir is empty: the flux view init container copies the Flux install tree into the volume mounted there"
 fi
 #@@END VIEW_DISABLED@@
 # flux-view.sh is written last: sidecars wait for it, so it also says the view is ready.
@@ -469,7 +468,7 @@ prepare_broker_config() {
     if [ "$SECONDS" -ge "$deadline" ]; then
       fail "the hosts handshake did not write $handshake_dir/ready within ${handshake_wait_seconds}s (HANDSHAKE_WAIT_SECONDS)"
     fi
-    sleep 1
+    nap
   done
   if [ "$rank" -gt 0 ]; then
     write_rank_config || fail "cannot write $rank_config_dir/broker.toml"
