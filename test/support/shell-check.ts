@@ -17,7 +17,7 @@ let warned = false;
  * A jest test that needs shellcheck: a plain `test` when it is installed; otherwise a skipped test
  * whose name ends in `[skipped: shellcheck is not installed]`, and one warning per test file.
  */
-export function testWithShellcheck(name: string, fn: () => void | Promise<void>, timeout?: number): void {
+export function testWithShellcheck(name: string, fn: jest.ProvidesCallback, timeout?: number): void {
   if (SHELLCHECK_INSTALLED) {
     test(name, fn, timeout);
     return;
