@@ -12,6 +12,7 @@ import { jobSpec } from './private/job-spec';
 import { commonLabels, podLabels, sortKeys, CLUSTER_LABEL } from './private/labels';
 import { ResolvedMiniCluster, resolveMiniCluster } from './private/resolve';
 import { scriptModel } from './private/script-model';
+import { withReferenceNames } from './private/references';
 import { formatViolations, validateMiniClusterProps } from './private/validate-mini-cluster-props';
 import { miniClusterFromCustomResource } from '../operator/from-custom-resource';
 import { addGitOpsAnnotations, jobLabels, runJobName, withSuspend } from './private/gitops';
@@ -73,11 +74,13 @@ export class MiniCluster extends Construct {
   private readonly resolved: ResolvedMiniCluster;
   private readonly handshake?: HandshakeParts;
 
-  constructor(scope: Construct, id: string, props: MiniClusterProps) {
+  constructor(scope: Construct, id: string, givenProps: MiniClusterProps) {
     super(scope, id);
+    // Object references (a cdk8s-plus Secret, ...) become the name props they stand for.
+    const { props, violations: referenceViolations } = withReferenceNames(givenProps);
     const name = props.name ?? id;
     const namespace = props.namespace ?? Chart.of(this).namespace ?? 'default';
-    const violations = validateMiniClusterProps(props, { name, namespace });
+    const violations = [...referenceViolations, ...validateMiniClusterProps(props, { name, namespace })];
     if (violations.length > 0) throw new Error(formatViolations(name, violations));
 
     // Everything tied to one run (Job, pods, entrypoint ConfigMap) takes the run's Job name; the

@@ -1,4 +1,5 @@
 /** Props of the containers in every pod of a MiniCluster (the operator's `MiniClusterContainer`). */
+import { IConfigMapReference, IPersistentVolumeClaimReference, ISecretReference } from './references';
 
 /** How the kubelet pulls an image. */
 export enum ImagePullPolicy {
@@ -10,10 +11,12 @@ export enum ImagePullPolicy {
   NEVER = 'Never',
 }
 
-/** A key of a Secret, exposed as an environment variable. */
+/** A key of a Secret, exposed as an environment variable. Name the Secret by `name` or `secret`. */
 export interface SecretKeyReference {
-  /** Name of the Secret. */
-  readonly name: string;
+  /** Name of the Secret. @default - the name of `secret`; one of the two is required */
+  readonly name?: string;
+  /** The Secret, as an object (a cdk8s-plus `Secret` of any version fits). @default - the Secret named by `name` */
+  readonly secret?: ISecretReference;
   /** Key inside the Secret. */
   readonly key: string;
 }
@@ -91,14 +94,23 @@ export interface ContainerVolume {
   readonly readOnly?: boolean;
   /** A hostPath directory. @default - not a hostPath volume */
   readonly hostPath?: string;
-  /** A ConfigMap. @default - not a ConfigMap volume */
+  /** A ConfigMap, by name. @default - not a ConfigMap volume */
   readonly configMapName?: string;
+  /** A ConfigMap, as an object (a cdk8s-plus `ConfigMap` of any version fits); as configMapName. @default - not a ConfigMap volume */
+  readonly configMap?: IConfigMapReference;
   /** ConfigMap keys to project, key to path. @default - all keys */
   readonly items?: { [key: string]: string };
-  /** A PersistentVolumeClaim. @default - not a PVC volume */
+  /** A PersistentVolumeClaim, by name. @default - not a PVC volume */
   readonly claimName?: string;
-  /** A Secret. @default - not a Secret volume */
+  /**
+   * A PersistentVolumeClaim, as an object (a cdk8s-plus `PersistentVolumeClaim` of any version
+   * fits); as claimName. @default - not a PVC volume
+   */
+  readonly persistentVolumeClaim?: IPersistentVolumeClaimReference;
+  /** A Secret, by name. @default - not a Secret volume */
   readonly secretName?: string;
+  /** A Secret, as an object (a cdk8s-plus `Secret` of any version fits); as secretName. @default - not a Secret volume */
+  readonly secret?: ISecretReference;
   /** An emptyDir. @default false */
   readonly emptyDir?: boolean;
   /** emptyDir medium: `memory` for a tmpfs. @default - node disk */
@@ -155,6 +167,8 @@ export interface MiniClusterContainer {
   readonly imagePullPolicy?: ImagePullPolicy;
   /** Name of an image pull Secret added to the pod. @default - none */
   readonly imagePullSecret?: string;
+  /** An image pull Secret added to the pod, as an object (a cdk8s-plus `Secret` fits); as imagePullSecret. @default - none */
+  readonly imagePullSecretRef?: ISecretReference;
   /** @default - none */
   readonly securityContext?: ContainerSecurityContext;
   /**

@@ -1,4 +1,5 @@
 /** Props of the MiniCluster's pods (the operator's `spec.pod`, `spec.logging`, `spec.network`). */
+import { IServiceAccountReference } from './references';
 
 /** A toleration. */
 export interface Toleration {
@@ -26,8 +27,13 @@ export interface PodOptions {
   readonly labels?: { [key: string]: string };
   /** Pod annotations. @default - none */
   readonly annotations?: { [key: string]: string };
-  /** @default - the namespace's default service account, with no token mounted */
+  /** Name of the pods' service account. @default - the namespace's default service account, with no token mounted */
   readonly serviceAccountName?: string;
+  /**
+   * The pods' service account, as an object (a cdk8s-plus `ServiceAccount` of any version fits); as
+   * serviceAccountName. @default - the namespace's default service account, with no token mounted
+   */
+  readonly serviceAccount?: IServiceAccountReference;
   /** Mount the service account token. @default false */
   readonly automountServiceAccountToken?: boolean;
   /** @default - none */
