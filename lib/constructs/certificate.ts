@@ -17,7 +17,7 @@ export interface GeneratedCertificateOptions {
   readonly image?: string;
   /** Delete the finished certificate Job after this many seconds (the Secret stays). @default - kept */
   readonly ttlSecondsAfterFinished?: number;
-  /** @default - the MiniCluster's `<name>-curve` */
+  /** Name of the Secret the Job creates. @default - the MiniCluster's `<name>-curve` */
   readonly secretName?: string;
 }
 

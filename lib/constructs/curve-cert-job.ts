@@ -20,13 +20,13 @@ import {
 
 /** CPU and memory of the certificate job's container (Kubernetes quantities). */
 export interface CurveCertJobResources {
-  /** @default '50m' */
+  /** CPU request. @default '50m' */
   readonly cpuRequest?: string;
-  /** @default '500m' */
+  /** CPU limit. @default '500m' */
   readonly cpuLimit?: string;
-  /** @default '64Mi' */
+  /** Memory request. @default '64Mi' */
   readonly memoryRequest?: string;
-  /** @default '128Mi' */
+  /** Memory limit. @default '128Mi' */
   readonly memoryLimit?: string;
 }
 
@@ -52,7 +52,7 @@ export interface CurveCertJobProps {
    * @default DEFAULT_NODE_IMAGE
    */
   readonly image?: string;
-  /** @default ImagePullPolicy.IF_NOT_PRESENT */
+  /** When the kubelet pulls the image. @default ImagePullPolicy.IF_NOT_PRESENT */
   readonly imagePullPolicy?: ImagePullPolicy;
   /**
    * Retries of a failed pod. A pod can start before its RoleBinding takes effect, so keep at least 1.
@@ -73,7 +73,7 @@ export interface CurveCertJobProps {
    * @default 1000 (the `node` user of the official Node.js images)
    */
   readonly runAsUser?: number;
-  /** @default - see CurveCertJobResources */
+  /** CPU and memory of the container. @default - see CurveCertJobResources */
   readonly resources?: CurveCertJobResources;
   /**
    * Extra labels on every object, the pod and the created Secret. The `app.kubernetes.io/`

@@ -3,11 +3,11 @@ import { IServiceAccountReference } from './references';
 
 /** A toleration. */
 export interface Toleration {
-  /** @default - matches all keys */
+  /** Taint key the toleration matches. @default - matches all keys */
   readonly key?: string;
   /** `Equal` or `Exists`. @default Equal */
   readonly operator?: string;
-  /** @default - none */
+  /** Taint value the toleration matches (with `Equal`). @default - none */
   readonly value?: string;
   /** `NoSchedule`, `PreferNoSchedule` or `NoExecute`. @default - all effects */
   readonly effect?: string;
@@ -36,21 +36,21 @@ export interface PodOptions {
   readonly serviceAccount?: IServiceAccountReference;
   /** Mount the service account token. @default false */
   readonly automountServiceAccountToken?: boolean;
-  /** @default - none */
+  /** Node labels the pods must run on. @default - none */
   readonly nodeSelector?: { [key: string]: string };
   /** Required node affinity: each label key must have one of the values. @default - none */
   readonly nodeAffinity?: { [key: string]: string[] };
-  /** @default - none */
+  /** Taints the pods tolerate. @default - none */
   readonly tolerations?: Toleration[];
-  /** @default - the default scheduler */
+  /** Scheduler of the pods. @default - the default scheduler */
   readonly schedulerName?: string;
-  /** @default - none */
+  /** RuntimeClass of the pods. @default - none */
   readonly runtimeClassName?: string;
-  /** @default - ClusterFirst */
+  /** DNS policy of the pods. @default - ClusterFirst */
   readonly dnsPolicy?: string;
-  /** @default false */
+  /** Share the host's IPC namespace (needs PodSecurityLevel.PRIVILEGED). @default false */
   readonly hostIPC?: boolean;
-  /** @default false */
+  /** Share the host's PID namespace (needs PodSecurityLevel.PRIVILEGED). @default false */
   readonly hostPID?: boolean;
   /** Pod securityContext.fsGroup. @default - none; runAsGroup when runAsUser is set or at PodSecurityLevel.RESTRICTED */
   readonly fsGroup?: number;
