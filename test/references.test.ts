@@ -16,23 +16,18 @@ interface PlusObjects {
   readonly certificate: ISecretReference;
 }
 
-// Typed as the library's interfaces: this file compiling (npm test runs tsc) is the structural fit.
-const plus27 = (chart: Chart): PlusObjects => ({
-  secret: new kplus27.Secret(chart, 'creds', { stringData: { token: 't' } }),
-  pullSecret: kplus27.Secret.fromSecretName(chart, 'pull', 'registry-creds'),
-  configMap: new kplus27.ConfigMap(chart, 'cfg', { data: { 'app.conf': 'x=1' } }),
-  claim: new kplus27.PersistentVolumeClaim(chart, 'data', { storage: Size.gibibytes(10) }),
-  serviceAccount: new kplus27.ServiceAccount(chart, 'sa'),
-  certificate: kplus27.Secret.fromSecretName(chart, 'curve', 'sealed-curve'),
+/** The objects, from one cdk8s-plus version: typed as the library's interfaces, so this file compiling
+ * (npm test runs tsc) is the structural fit of both versions. */
+const plusObjects = (kplus: typeof kplus27 | typeof kplus33) => (chart: Chart): PlusObjects => ({
+  secret: new kplus.Secret(chart, 'creds', { stringData: { token: 't' } }),
+  pullSecret: kplus.Secret.fromSecretName(chart, 'pull', 'registry-creds'),
+  configMap: new kplus.ConfigMap(chart, 'cfg', { data: { 'app.conf': 'x=1' } }),
+  claim: new kplus.PersistentVolumeClaim(chart, 'data', { storage: Size.gibibytes(10) }),
+  serviceAccount: new kplus.ServiceAccount(chart, 'sa'),
+  certificate: kplus.Secret.fromSecretName(chart, 'curve', 'sealed-curve'),
 });
-const plus33 = (chart: Chart): PlusObjects => ({
-  secret: new kplus33.Secret(chart, 'creds', { stringData: { token: 't' } }),
-  pullSecret: kplus33.Secret.fromSecretName(chart, 'pull', 'registry-creds'),
-  configMap: new kplus33.ConfigMap(chart, 'cfg', { data: { 'app.conf': 'x=1' } }),
-  claim: new kplus33.PersistentVolumeClaim(chart, 'data', { storage: Size.gibibytes(10) }),
-  serviceAccount: new kplus33.ServiceAccount(chart, 'sa'),
-  certificate: kplus33.Secret.fromSecretName(chart, 'curve', 'sealed-curve'),
-});
+const plus27 = plusObjects(kplus27);
+const plus33 = plusObjects(kplus33);
 
 const image = 'ubuntu:noble';
 
