@@ -51,7 +51,8 @@ describe('MiniCluster', () => {
     expect(() => cluster.hostname(4)).toThrow(/outside 0..3/);
     const toml = parse(configMap.data['broker.toml']) as any;
     expect(toml.bootstrap.hosts).toEqual([{ host: 'flux-sample-[0-3]' }]);
-    expect(Object.keys(configMap.data).sort()).toEqual(['broker.toml', 'entrypoint.sh', 'flux-init.sh', 'handshake.js']);
+    // (the handshake program is in a ConfigMap shared by the namespace's clusters: test/runtime-programs.test.ts)
+    expect(Object.keys(configMap.data).sort()).toEqual(['broker.toml', 'entrypoint.sh', 'flux-init.sh']);
     expectValidManifests(docs, { kubernetesVersion: '1.34' });
   });
 
@@ -275,7 +276,8 @@ describe('MiniCluster certificate', () => {
     const { docs, cluster, job } = synth();
     expect(cluster.certificateJob?.secretName).toBe('flux-sample-curve');
     expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual([
-      'ConfigMap/flux-sample-curve-cert-program', 'ConfigMap/flux-sample-entrypoint', 'Job/flux-sample', 'Job/flux-sample-curve-cert',
+      'ConfigMap/flux-sample-entrypoint', expect.stringMatching(/^ConfigMap\/test-minicluster-certgen-[0-9a-f]{8}$/),
+      expect.stringMatching(/^ConfigMap\/test-minicluster-handshake-[0-9a-f]{8}$/), 'Job/flux-sample', 'Job/flux-sample-curve-cert',
       'Role/flux-sample-curve-cert', 'RoleBinding/flux-sample-curve-cert', 'Service/flux-sample', 'Service/flux-sample-rendezvous',
       'ServiceAccount/flux-sample-curve-cert',
     ]);
@@ -287,7 +289,9 @@ describe('MiniCluster certificate', () => {
 
   test('an existing Secret is only mounted', () => {
     const { docs, job } = synth({ ...hello, certificate: CertificateSource.fromExistingSecret('sealed-curve') });
-    expect(docs.map((d) => d.kind).sort()).toEqual(['ConfigMap', 'Job', 'Service', 'Service']);
+    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual([
+      'ConfigMap/flux-sample-entrypoint', expect.stringMatching(/^ConfigMap\/test-minicluster-handshake-/), 'Job/flux-sample', 'Service/flux-sample', 'Service/flux-sample-rendezvous',
+    ]);
     expect(job.spec.template.spec.volumes.find((v: any) => v.name === 'flux-curve-cert').secret.secretName).toBe('sealed-curve');
   });
 
@@ -315,7 +319,8 @@ describe('MiniCluster hosts handshake', () => {
   test('1.29+: a native sidecar that starts first, a rendezvous Service on index 0, and a FailJob rule', () => {
     // WHEN
     const { docs, job, configMap } = synth({ ...hello, kubernetesVersion: '1.34' });
-    // THEN the sidecar runs the bundled program from the entrypoint ConfigMap, first of the pod
+    // THEN the sidecar, first of the pod, runs the bundled program, mounted from the shared program
+    // ConfigMap where the entrypoint ConfigMap is mounted in the other containers
     const sidecar = job.spec.template.spec.initContainers[0];
     expect(sidecar.name).toBe('flux-handshake');
     expect(sidecar.restartPolicy).toBe('Always');
@@ -328,7 +333,11 @@ describe('MiniCluster hosts handshake', () => {
       { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
       { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
     ]);
-    expect(configMap.data['handshake.js']).toContain('handshake deadline');
+    const programVolume = job.spec.template.spec.volumes.find((v: any) => v.name === 'flux-handshake-program');
+    expect(sidecar.volumeMounts).toContainEqual({ name: 'flux-handshake-program', mountPath: '/flux_operator', readOnly: true });
+    expect(sidecar.volumeMounts.some((m: any) => m.name === 'flux-entrypoint')).toBe(false);
+    const program = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === programVolume.configMap.name);
+    expect(program.data['handshake.js']).toContain('handshake deadline');
     expect(configMap.data['entrypoint.sh']).toContain("handshake_dir='/mnt/flux-handshake'");
     // AND the rendezvous Service selects only rank 0 of this Job, before it is Ready
     const rdv = docs.find((d) => d.kind === 'Service' && d.metadata.name === 'flux-sample-rendezvous');
@@ -392,7 +401,8 @@ describe('MiniCluster hosts handshake', () => {
     expect(sidecar.command).toEqual(expect.arrayContaining(['--deadline-seconds=60', '--port=9100', '--mode=dns']));
     const off = synth({ ...hello, handshake: { enabled: false } });
     expect(initNames(off.job)).toEqual(['flux-view']);
-    expect(off.configMap.data['handshake.js']).toBeUndefined();
+    expect(off.docs.filter((d) => d.kind === 'ConfigMap').map((d) => d.metadata.name)).not.toContainEqual(expect.stringContaining('handshake'));
+    expect(off.job.spec.template.spec.volumes.map((v: any) => v.name)).not.toContain('flux-handshake-program');
     expect(off.configMap.data['entrypoint.sh']).not.toContain('handshake_dir');
     expect(off.docs.some((d) => d.metadata.name === 'flux-sample-rendezvous')).toBe(false);
   });

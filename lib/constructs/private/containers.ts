@@ -11,6 +11,7 @@ export const VOLUMES = {
   software: 'flux-software',
   entrypoint: 'flux-entrypoint',
   certificate: 'flux-curve-cert',
+  handshakeProgram: 'flux-handshake-program',
 } as const;
 
 /** The entrypoint ConfigMap's name. */
