@@ -1,10 +1,12 @@
 /**
  * Synth benchmark: time and YAML size of a MiniCluster for size 1 to 16384, each beside a plain
  * cdk8s chart holding the same number of objects, measured in the same run. Both must stay flat.
+ * Then the YAML bytes of a chart with 1 and with 10 four-pod clusters in one namespace: the runtime
+ * programs are shared, so ten clusters cost far less than ten times one.
  *
  * Run: npm run bench:synth
  */
-import { ApiObject, App, Chart } from 'cdk8s';
+import { ApiObject, App, Chart, Yaml } from 'cdk8s';
 import { MiniCluster } from '../lib';
 
 const SIZES = [1, 64, 1024, 16384];
@@ -64,4 +66,31 @@ export function runSynthBench(): void {
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 }
 
-if (require.main === module) runSynthBench();
+const CLUSTER_COUNTS = [1, 10];
+
+/** The documents of a chart with `clusters` four-pod MiniClusters in namespace hpc. */
+function clustersChart(clusters: number): any[] {
+  const chart = new Chart(new App({ outdir: '/tmp/cdk8s-minicluster-bench' }), 'bench', { namespace: 'hpc' });
+  for (let i = 0; i < clusters; i++) {
+    new MiniCluster(chart, `flux-${i}`, { size: 4, containers: [{ image: 'ubuntu:noble', command: 'echo hello world' }] });
+  }
+  return chart.toJson();
+}
+
+export function runChartSizeBench(): void {
+  const bytes = (docs: any[]) => Buffer.byteLength(Yaml.stringify(...docs));
+  const shared = (d: any) => d.metadata.labels?.['app.kubernetes.io/component'] === 'runtime-program';
+  const one = clustersChart(1);
+  console.log(`\nChart YAML bytes with N four-pod MiniClusters in one namespace (runtime programs shared: ${bytes(one.filter(shared))} bytes, once)`);
+  const header = ['clusters', 'chart YAML bytes', 'bytes vs 1 cluster', "one cluster's own bytes"];
+  console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
+  for (const n of CLUSTER_COUNTS) {
+    const docs = clustersChart(n);
+    console.log(`| ${n} | ${bytes(docs)} | ${(bytes(docs) / bytes(one)).toFixed(2)} | ${bytes(one.filter((d) => !shared(d)))} |`);
+  }
+}
+
+if (require.main === module) {
+  runSynthBench();
+  runChartSizeBench();
+}

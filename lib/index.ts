@@ -9,6 +9,7 @@ export * from './constructs/props/pod';
 export * from './constructs/props/handshake';
 export * from './constructs/props/security';
 export * from './constructs/props/gitops';
+export * from './constructs/props/references';
 export { DEFAULT_KUBERNETES_VERSION, MIN_KUBERNETES_MINOR } from './core/kubernetes-version';
 export { DEFAULT_FLUX_VIEW_IMAGE, DEFAULT_NODE_IMAGE } from './core/images';
 export { MiniClusterDefaults } from './core/defaults';

@@ -6,7 +6,7 @@ import { parseAllDocuments } from 'yaml';
 import { exampleApp } from '../examples/app';
 import { Kustomization } from '../lib';
 import { expectValidManifests } from './support/k8s-validate';
-import { expectCleanShellScript } from './support/shell-check';
+import { checkBashSyntax, expectCleanShellScript, testWithShellcheck } from './support/shell-check';
 
 const DIST = path.join(__dirname, '..', 'dist');
 
@@ -34,15 +34,20 @@ describe('examples', () => {
     expect(synthExamples()).toEqual(files);
   });
 
-  test.each([...files.keys()].filter((f) => f.endsWith('.k8s.yaml')))('%s: every object is schema-valid and every script is shellcheck-clean', (file) => {
-    const docs = docsOf(file);
-    expectValidManifests(docs, { kubernetesVersion: '1.34' });
-    for (const cm of docs.filter((d) => d.kind === 'ConfigMap')) {
-      for (const [key, text] of Object.entries<string>(cm.data)) {
-        if (key.endsWith('.sh')) expectCleanShellScript(`${file}:${key}`, text);
-      }
-    }
+  const charts = [...files.keys()].filter((f) => f.endsWith('.k8s.yaml'));
+  const scriptsOf = (file: string): [string, string][] => docsOf(file).filter((d) => d.kind === 'ConfigMap')
+    .flatMap((cm) => Object.entries<string>(cm.data).filter(([key]) => key.endsWith('.sh')).map(([key, text]): [string, string] => [`${file}:${key}`, text]));
+
+  test.each(charts)('%s: every object is schema-valid and every script parses with bash -n', (file) => {
+    expectValidManifests(docsOf(file), { kubernetesVersion: '1.34' });
+    expect(scriptsOf(file).flatMap(([name, text]) => checkBashSyntax(name, text))).toEqual([]);
   });
+
+  for (const file of charts) {
+    testWithShellcheck(`${file}: every script is shellcheck-clean`, () => {
+      for (const [name, text] of scriptsOf(file)) expectCleanShellScript(name, text);
+    });
+  }
 
   test('hello world: Job, Service and ConfigMap, with the hostlist flux-sample-[0-3]', () => {
     const docs = docsOf('hello-world.k8s.yaml');

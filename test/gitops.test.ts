@@ -94,8 +94,12 @@ describe('GitOps: run-suffixed Job names', () => {
     expect(cluster.certificateSecretName).toBe('flux-sample-curve');
     expect(job.spec.template.spec.volumes.find((v: any) => v.name === 'flux-curve-cert').secret.secretName).toBe('flux-sample-curve');
     expect(find('Job', 'flux-sample-curve-cert').spec.template.spec.containers[0].env).toContainEqual({ name: 'CERTGEN_SECRET_NAME', value: 'flux-sample-curve' });
-    // AND every object, pods included, carries the cluster name as its instance, for kubectl delete -l
-    for (const d of docs) expect(d.metadata.labels['app.kubernetes.io/instance']).toBe('flux-sample');
+    // AND every object of the cluster, pods included, carries the cluster name as its instance, for
+    // kubectl delete -l; the runtime programs, shared with the namespace's other clusters, carry none
+    const shared = (d: any) => d.metadata.labels['app.kubernetes.io/component'] === 'runtime-program';
+    expect(docs.filter(shared).map((d) => d.metadata.name)).toEqual([cluster.certificateJob!.programConfigMapName, expect.stringMatching(/^test-minicluster-handshake-[0-9a-f]{8}$/)]);
+    for (const d of docs.filter(shared)) expect(d.metadata.labels['app.kubernetes.io/instance']).toBeUndefined();
+    for (const d of docs.filter((o) => !shared(o))) expect(d.metadata.labels['app.kubernetes.io/instance']).toBe('flux-sample');
     expect(job.spec.template.metadata.labels['app.kubernetes.io/instance']).toBe('flux-sample');
     expectValidManifests(docs);
   });
@@ -129,11 +133,12 @@ describe('GitOps: Argo CD and Flux CD annotations', () => {
     expect(annotated(synth({ ...hello, gitOps: { hashJobName: true } }).docs)).toEqual([]);
   });
 
-  test('Argo CD: Replace=true,Force=true on the Job only; the certificate Job as a PreSync hook, RBAC first', () => {
-    const { docs } = synth({ ...hello, gitOps: { argoCd: { replaceJob: true, certificateHook: true } } });
+  test('Argo CD: Replace=true,Force=true on the Job only; the certificate Job as a PreSync hook, RBAC and its program first', () => {
+    const { docs, cluster } = synth({ ...hello, gitOps: { argoCd: { replaceJob: true, certificateHook: true } } });
     const hook = (wave: string) => ({ 'argocd.argoproj.io/hook': 'PreSync', 'argocd.argoproj.io/hook-delete-policy': 'BeforeHookCreation', 'argocd.argoproj.io/sync-wave': wave });
+    // (the hook Job runs before any plain object exists, so its shared program is a hook too)
     expect(annotated(docs).sort()).toEqual([
-      ['ConfigMap/flux-sample-curve-cert-program', hook('-1')],
+      [`ConfigMap/${cluster.certificateJob!.programConfigMapName}`, hook('-1')],
       ['Job/flux-sample', { 'argocd.argoproj.io/sync-options': 'Replace=true,Force=true' }],
       ['Job/flux-sample-curve-cert', hook('0')],
       ['Role/flux-sample-curve-cert', hook('-1')],
@@ -146,8 +151,8 @@ describe('GitOps: Argo CD and Flux CD annotations', () => {
   test('Flux CD: force on the Job only; create-once (ssa: IfNotPresent) on every certificate object', () => {
     const { docs } = synth({ ...hello, gitOps: { fluxCd: {} } });
     const once = { 'kustomize.toolkit.fluxcd.io/ssa': 'IfNotPresent' };
+    // (the shared program ConfigMap is immutable and named by its content: an apply never changes it)
     expect(annotated(docs).sort()).toEqual([
-      ['ConfigMap/flux-sample-curve-cert-program', once],
       ['Job/flux-sample', { 'kustomize.toolkit.fluxcd.io/force': 'enabled' }],
       ['Job/flux-sample-curve-cert', once],
       ['Role/flux-sample-curve-cert', once],
@@ -233,7 +238,8 @@ describe('kustomize output', () => {
       ]);
       const one = spawnSync('kubectl', ['kustomize', path.join(outdir, 'production')], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       expect(one.status).toBe(0);
-      expect(docsOf(one.stdout).map(key).sort()).toEqual(expected.filter((d) => d.metadata.namespace === 'hpc' && d.metadata.labels?.['app.kubernetes.io/instance'] === 'flux-prod').map(key).sort());
+      expect(docsOf(one.stdout).map(key).sort()).toEqual(expected.filter((d) => d.metadata.namespace === 'hpc'
+        && (d.metadata.labels?.['app.kubernetes.io/instance'] === 'flux-prod' || d.metadata.name.startsWith('production-minicluster-'))).map(key).sort());
     }
   });
 

@@ -64,4 +64,12 @@ describe('wholeQuantity', () => {
     // THEN they name 1100 cores instead of probing the node
     expect(resourceEncodeArgs({ image: 'a', resources: { limits: { cpu: '1.1k' } } })).toEqual(['--cores=0-1099']);
   });
+
+  test('one CPU or one GPU is the idset 0, not the range 0-0 that flux R encode rejects', () => {
+    // GIVEN one whole CPU and one GPU WHEN the R arguments are made
+    // THEN each names id 0 alone (real flux-core 0.88: `flux R encode --cores=0-0` fails with
+    // "rlist_append rank=0: Invalid argument"; docs/e2e.md, example kueue)
+    expect(resourceEncodeArgs({ image: 'a', resources: { limits: { 'cpu': '1', 'nvidia.com/gpu': '1' } } })).toEqual(['--cores=0', '--gpu=0']);
+    expect(resourceEncodeArgs({ image: 'a', resources: { limits: { 'cpu': '2', 'nvidia.com/gpu': '2' } } })).toEqual(['--cores=0-1', '--gpu=0-1']);
+  });
 });

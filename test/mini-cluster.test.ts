@@ -18,6 +18,13 @@ function synth(props: MiniClusterProps = hello, name = 'flux-sample', chartProps
   return { cluster, docs, job: find('Job', cluster.jobName), service: find('Service', cluster.serviceName), configMap: find('ConfigMap', cluster.entrypointConfigMapName) };
 }
 
+/** The pod's init container `name`. */
+function initContainer(job: any, name: string): any {
+  const found = job.spec.template.spec.initContainers.find((c: any) => c.name === name);
+  if (!found) throw new Error(`no init container ${name}`);
+  return found;
+}
+
 describe('MiniCluster', () => {
   test('hello world: an Indexed Job, a headless Service and the entrypoint ConfigMap', () => {
     // WHEN
@@ -44,7 +51,8 @@ describe('MiniCluster', () => {
     expect(() => cluster.hostname(4)).toThrow(/outside 0..3/);
     const toml = parse(configMap.data['broker.toml']) as any;
     expect(toml.bootstrap.hosts).toEqual([{ host: 'flux-sample-[0-3]' }]);
-    expect(Object.keys(configMap.data).sort()).toEqual(['broker.toml', 'entrypoint.sh', 'flux-init.sh', 'handshake.js']);
+    // (the handshake program is in a ConfigMap shared by the namespace's clusters: test/runtime-programs.test.ts)
+    expect(Object.keys(configMap.data).sort()).toEqual(['broker.toml', 'entrypoint.sh', 'flux-init.sh']);
     expectValidManifests(docs, { kubernetesVersion: '1.34' });
   });
 
@@ -55,7 +63,7 @@ describe('MiniCluster', () => {
     const toml: string = configMap.data['broker.toml'];
     expect(Object.entries(configMap.data).filter(([, text]) => (text as string).includes(toml)).map(([key]) => key)).toEqual(['broker.toml']);
     // AND flux-init.sh reads it where the init container mounts this ConfigMap
-    const init = job.spec.template.spec.initContainers[0];
+    const init = initContainer(job, 'flux-view');
     const mount = init.volumeMounts.find((m: any) => m.name === 'flux-entrypoint');
     const volume = job.spec.template.spec.volumes.find((v: any) => v.name === 'flux-entrypoint');
     expect(volume.configMap.name).toBe(configMap.metadata.name);
@@ -75,8 +83,16 @@ describe('MiniCluster', () => {
       { name: 'flux-software', mountPath: '/opt/software' },
       { name: 'flux-handshake', mountPath: '/mnt/flux-handshake', readOnly: true },
     ]);
-    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-view', 'flux-handshake']);
-    expect(pod.initContainers[0].image).toBe('ghcr.io/converged-computing/flux-view-ubuntu:tag-noble');
+    // AND the handshake sidecar starts first, so it runs while the view init container copies Flux
+    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake', 'flux-view']);
+    expect(initContainer(job, 'flux-view').image).toBe('ghcr.io/converged-computing/flux-view-ubuntu:tag-noble');
+    // AND the view init container copies the install tree straight into the volume the runner mounts
+    // at /opt/software (one copy; flux-init.sh writes <mountPath>/software)
+    expect(initContainer(job, 'flux-view').volumeMounts).toEqual([
+      { name: 'flux-view', mountPath: '/mnt/flux' },
+      { name: 'flux-entrypoint', mountPath: '/flux_operator', readOnly: true },
+      { name: 'flux-software', mountPath: '/mnt/flux/software' },
+    ]);
     const cert = pod.volumes.find((v: any) => v.name === 'flux-curve-cert');
     expect(cert.secret).toEqual({ secretName: 'flux-sample-curve', defaultMode: 0o400, items: [{ key: 'curve.cert', path: 'curve.cert' }] });
     // every mount refers to a volume of the pod
@@ -260,7 +276,8 @@ describe('MiniCluster certificate', () => {
     const { docs, cluster, job } = synth();
     expect(cluster.certificateJob?.secretName).toBe('flux-sample-curve');
     expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual([
-      'ConfigMap/flux-sample-curve-cert-program', 'ConfigMap/flux-sample-entrypoint', 'Job/flux-sample', 'Job/flux-sample-curve-cert',
+      'ConfigMap/flux-sample-entrypoint', expect.stringMatching(/^ConfigMap\/test-minicluster-certgen-[0-9a-f]{8}$/),
+      expect.stringMatching(/^ConfigMap\/test-minicluster-handshake-[0-9a-f]{8}$/), 'Job/flux-sample', 'Job/flux-sample-curve-cert',
       'Role/flux-sample-curve-cert', 'RoleBinding/flux-sample-curve-cert', 'Service/flux-sample', 'Service/flux-sample-rendezvous',
       'ServiceAccount/flux-sample-curve-cert',
     ]);
@@ -272,7 +289,9 @@ describe('MiniCluster certificate', () => {
 
   test('an existing Secret is only mounted', () => {
     const { docs, job } = synth({ ...hello, certificate: CertificateSource.fromExistingSecret('sealed-curve') });
-    expect(docs.map((d) => d.kind).sort()).toEqual(['ConfigMap', 'Job', 'Service', 'Service']);
+    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`).sort()).toEqual([
+      'ConfigMap/flux-sample-entrypoint', expect.stringMatching(/^ConfigMap\/test-minicluster-handshake-/), 'Job/flux-sample', 'Service/flux-sample', 'Service/flux-sample-rendezvous',
+    ]);
     expect(job.spec.template.spec.volumes.find((v: any) => v.name === 'flux-curve-cert').secret.secretName).toBe('sealed-curve');
   });
 
@@ -297,22 +316,28 @@ describe('MiniCluster certificate', () => {
 describe('MiniCluster hosts handshake', () => {
   const initNames = (job: any) => job.spec.template.spec.initContainers.map((c: any) => c.name);
 
-  test('1.29+: a native sidecar gated by a startup probe, a rendezvous Service on index 0, and a FailJob rule', () => {
+  test('1.29+: a native sidecar that starts first, a rendezvous Service on index 0, and a FailJob rule', () => {
     // WHEN
     const { docs, job, configMap } = synth({ ...hello, kubernetesVersion: '1.34' });
-    // THEN the sidecar runs the bundled program from the entrypoint ConfigMap
-    const sidecar = job.spec.template.spec.initContainers[1];
+    // THEN the sidecar, first of the pod, runs the bundled program, mounted from the shared program
+    // ConfigMap where the entrypoint ConfigMap is mounted in the other containers
+    const sidecar = job.spec.template.spec.initContainers[0];
     expect(sidecar.name).toBe('flux-handshake');
     expect(sidecar.restartPolicy).toBe('Always');
     expect(sidecar.command.slice(0, 5)).toEqual(['node', '--max-semi-space-size=1', '--lite-mode', '--no-expose-wasm', '/flux_operator/handshake.js']);
     expect(sidecar.command).toEqual(expect.arrayContaining(['--name=flux-sample', '--size=4', '--quorum=4', '--mode=rendezvous', '--lifecycle=sidecar', '--cert=/etc/flux-curve/curve.cert']));
-    expect(sidecar.startupProbe.exec.command).toEqual(['sh', '-c', 'test -f /mnt/flux-handshake/ready || test -f /mnt/flux-handshake/failed']);
-    expect(sidecar.startupProbe.failureThreshold).toBeGreaterThan(300);
+    // AND no startup probe holds the pod's other containers back: the entrypoint waits for the result
+    expect(sidecar.startupProbe).toBeUndefined();
+    expect(configMap.data['entrypoint.sh']).toContain('until [ -e "$handshake_dir/ready" ]; do');
     expect(sidecar.env).toEqual([
       { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
       { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
     ]);
-    expect(configMap.data['handshake.js']).toContain('handshake deadline');
+    const programVolume = job.spec.template.spec.volumes.find((v: any) => v.name === 'flux-handshake-program');
+    expect(sidecar.volumeMounts).toContainEqual({ name: 'flux-handshake-program', mountPath: '/flux_operator', readOnly: true });
+    expect(sidecar.volumeMounts.some((m: any) => m.name === 'flux-entrypoint')).toBe(false);
+    const program = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === programVolume.configMap.name);
+    expect(program.data['handshake.js']).toContain('handshake deadline');
     expect(configMap.data['entrypoint.sh']).toContain("handshake_dir='/mnt/flux-handshake'");
     // AND the rendezvous Service selects only rank 0 of this Job, before it is Ready
     const rdv = docs.find((d) => d.kind === 'Service' && d.metadata.name === 'flux-sample-rendezvous');
@@ -332,7 +357,9 @@ describe('MiniCluster hosts handshake', () => {
 
   test('1.28: a plain init container in rendezvous mode; 1.27: DNS mode, no rendezvous Service', () => {
     const v28 = synth({ ...hello, kubernetesVersion: '1.28' });
-    const init28 = v28.job.spec.template.spec.initContainers[1];
+    // (a plain init container runs after the view copy: init containers run one after another)
+    expect(initNames(v28.job)).toEqual(['flux-view', 'flux-handshake']);
+    const init28 = initContainer(v28.job, 'flux-handshake');
     expect(init28.restartPolicy).toBeUndefined();
     expect(init28.startupProbe).toBeUndefined();
     expect(init28.command).toEqual(expect.arrayContaining(['--lifecycle=init', '--mode=rendezvous']));
@@ -347,20 +374,20 @@ describe('MiniCluster hosts handshake', () => {
     expect(synth({ ...hello, kubernetesVersion: '1.29' }).configMap.data['entrypoint.sh']).not.toContain('moved_parent_address');
     expectValidManifests(v28.docs, { kubernetesVersion: '1.28' });
     const v27 = synth({ ...hello, kubernetesVersion: '1.27' });
-    expect(v27.job.spec.template.spec.initContainers[1].command).toEqual(expect.arrayContaining(['--lifecycle=init', '--mode=dns']));
+    expect(initContainer(v27.job, 'flux-handshake').command).toEqual(expect.arrayContaining(['--lifecycle=init', '--mode=dns']));
     expect(v27.docs.some((d) => d.metadata.name === 'flux-sample-rendezvous')).toBe(false);
     expectValidManifests(v27.docs, { kubernetesVersion: '1.27' });
   });
 
   test('an elastic cluster: the handshake knows every possible pod, and waits for the quorum', () => {
     const { job } = synth({ ...hello, size: 2, maxSize: 8, minSize: 1 });
-    expect(job.spec.template.spec.initContainers[1].command).toEqual(expect.arrayContaining(['--size=8', '--max-size=8', '--quorum=1']));
+    expect(initContainer(job, 'flux-handshake').command).toEqual(expect.arrayContaining(['--size=8', '--max-size=8', '--quorum=1']));
   });
 
   test('the sidecar memory limit grows with the pods rank 0 holds a session with; the request does not', () => {
     // GIVEN clusters of 4, 4096 and 16384 possible pods
-    const limits = [4, 4096, 16384].map((maxSize) => synth({ ...hello, size: Math.min(maxSize, 4), maxSize })
-      .job.spec.template.spec.initContainers[1].resources);
+    const limits = [4, 4096, 16384].map((maxSize) => initContainer(synth({ ...hello, size: Math.min(maxSize, 4), maxSize })
+      .job, 'flux-handshake').resources);
     // THEN the limit is 128Mi up to a few thousand pods, then 64Mi + 6 KiB per pod; requests stay fixed
     expect(limits.map((r) => r.limits.memory)).toEqual(['128Mi', '128Mi', '160Mi']);
     expect(limits.map((r) => r.requests.memory)).toEqual(['48Mi', '48Mi', '48Mi']);
@@ -368,13 +395,14 @@ describe('MiniCluster hosts handshake', () => {
 
   test('options reach the program; disabled leaves no trace', () => {
     const { job } = synth({ ...hello, handshake: { deadlineSeconds: 60, port: 9100, mode: HandshakeMode.DNS, image: 'node:20-alpine' } });
-    const sidecar = job.spec.template.spec.initContainers[1];
+    const sidecar = initContainer(job, 'flux-handshake');
     expect(sidecar.image).toBe('node:20-alpine');
     expect(sidecar.ports).toEqual([{ name: 'handshake', containerPort: 9100, protocol: 'TCP' }]);
     expect(sidecar.command).toEqual(expect.arrayContaining(['--deadline-seconds=60', '--port=9100', '--mode=dns']));
     const off = synth({ ...hello, handshake: { enabled: false } });
     expect(initNames(off.job)).toEqual(['flux-view']);
-    expect(off.configMap.data['handshake.js']).toBeUndefined();
+    expect(off.docs.filter((d) => d.kind === 'ConfigMap').map((d) => d.metadata.name)).not.toContainEqual(expect.stringContaining('handshake'));
+    expect(off.job.spec.template.spec.volumes.map((v: any) => v.name)).not.toContain('flux-handshake-program');
     expect(off.configMap.data['entrypoint.sh']).not.toContain('handshake_dir');
     expect(off.docs.some((d) => d.metadata.name === 'flux-sample-rendezvous')).toBe(false);
   });

@@ -2,7 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { checkShellScript, expectCleanShellScript } from './support/shell-check';
+import { checkBashSyntax, checkShellScript, expectCleanShellScript, testWithShellcheck } from './support/shell-check';
 
 const clean = `#!/usr/bin/env bash
 set -euo pipefail
@@ -16,12 +16,12 @@ fi
 `;
 
 describe('checkShellScript', () => {
-  test('a clean script has no findings', () => {
+  testWithShellcheck('a clean script has no findings', () => {
     expect(checkShellScript('entrypoint.sh', clean)).toEqual([]);
     expect(() => expectCleanShellScript('entrypoint.sh', clean)).not.toThrow();
   });
 
-  test('a syntax error is reported with its line by bash -n', () => {
+  testWithShellcheck('a syntax error is reported with its line by bash -n', () => {
     // GIVEN an if without fi
     const script = '#!/usr/bin/env bash\nif true; then\n  echo yes\n';
     // THEN bash -n names the line where parsing failed, and shellcheck reports its parse error too
@@ -31,7 +31,7 @@ describe('checkShellScript', () => {
     for (const finding of rest) expect(finding).toMatch(/^broken\.sh:[2-4]:\d+: shellcheck error SC1\d{3}: /);
   });
 
-  test('unquoted variables that shellcheck rates as warnings are reported with line and column', () => {
+  testWithShellcheck('unquoted variables that shellcheck rates as warnings are reported with line and column', () => {
     // GIVEN an unquoted variable in `rm -rf $dir/*` (SC2115) and an unquoted split into an array (SC2206)
     const script = '#!/usr/bin/env bash\ndir=$1\nrm -rf $dir/*\nhosts=($2)\necho "${hosts[@]}"\n';
     // THEN both are warnings at their exact positions
@@ -41,12 +41,12 @@ describe('checkShellScript', () => {
     ]);
   });
 
-  test('style-level findings (below warning) are not reported', () => {
+  testWithShellcheck('style-level findings (below warning) are not reported', () => {
     // SC2086 (unquoted expansion) is "info" level: outside the agreed severity.
     expect(checkShellScript('info.sh', '#!/usr/bin/env bash\nx="a b"\necho $x\n')).toEqual([]);
   });
 
-  test('expectCleanShellScript lists every finding', () => {
+  testWithShellcheck('expectCleanShellScript lists every finding', () => {
     const script = '#!/usr/bin/env bash\ncd /tmp\nread line\nrm -rf $HOME/$unset/*\n';
     // SC2164 (cd), SC2034 (unused line), SC2115 (rm of an unquoted path), SC2154 (unassigned var)
     expect(() => expectCleanShellScript('multi.sh', script)).toThrow(
@@ -54,7 +54,14 @@ describe('checkShellScript', () => {
     );
   });
 
-  test('a missing shellcheck is an error, not a skip', () => {
+  test('bash -n alone (no shellcheck needed) reports a syntax error with its line, and nothing for a clean script', () => {
+    expect(checkBashSyntax('entrypoint.sh', clean)).toEqual([]);
+    expect(checkBashSyntax('broken.sh', '#!/usr/bin/env bash\nif true; then\n  echo yes\n')).toEqual([
+      expect.stringMatching(/^broken\.sh:4: bash -n error: syntax error: unexpected end of file/),
+    ]);
+  });
+
+  test('a missing shellcheck is an error when a check is called, not a silent pass', () => {
     // GIVEN a PATH holding only bash
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'no-shellcheck-'));
     const bash = fs.realpathSync(execFileSync('bash', ['-c', 'command -v bash'], { encoding: 'utf8' }).trim());

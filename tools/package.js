@@ -51,7 +51,7 @@ function main() {
   run(bin('jsii'), ['--generate-tsconfig', 'tsconfig.jsii.json', '--fail-on-warnings', ...SILENCED.flatMap((w) => ['--silence-warnings', w])]);
   run('node', [path.join('tools', 'bundle-runtime.js')]);
   // The command must be executable inside the package (the Python console script runs it as is).
-  fs.chmodSync(path.join(root, 'build', 'lib', 'cli', 'main.js'), 0o755);
+  run('node', [path.join('tools', 'make-bins-executable.js')]);
 
   const problems = checkAssembly(JSON.parse(fs.readFileSync(path.join(root, '.jsii'), 'utf8')));
   if (problems.length > 0) {

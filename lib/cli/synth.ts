@@ -20,8 +20,9 @@ const DEFAULT_OUTPUT = 'dist';
 
 const EXAMPLES = `
 Each MiniCluster becomes an Indexed Job, a headless Service and the entrypoint ConfigMap (plus the
-certificate objects). Fields the operator ignores or that cannot work without it are errors that say
-why; run "cdk8s-minicluster validate" to see every problem without writing anything.
+certificate objects and the runtime programs' ConfigMaps, in each cluster's file). Fields the
+operator ignores or that cannot work without it are errors that say why; run
+"cdk8s-minicluster validate" to see every problem without writing anything.
 
 Examples:
   # one file per cluster in dist/ (dist/flux-sample.yaml)

@@ -1,4 +1,5 @@
 import { defaultCertificateSecretName } from '../core/certificate-contract';
+import { ISecretReference } from './props/references';
 
 /** Where a MiniCluster's CURVE certificate comes from. */
 export enum CertificateSourceKind {
@@ -16,7 +17,7 @@ export interface GeneratedCertificateOptions {
   readonly image?: string;
   /** Delete the finished certificate Job after this many seconds (the Secret stays). @default - kept */
   readonly ttlSecondsAfterFinished?: number;
-  /** @default - the MiniCluster's `<name>-curve` */
+  /** Name of the Secret the Job creates. @default - the MiniCluster's `<name>-curve` */
   readonly secretName?: string;
 }
 
@@ -40,6 +41,18 @@ export class CertificateSource {
    */
   public static fromExistingSecret(secretName?: string): CertificateSource {
     return new CertificateSource(CertificateSourceKind.EXISTING_SECRET, secretName);
+  }
+
+  /**
+   * Use a Secret created outside this chart, as an object: a cdk8s-plus `Secret` of any version
+   * fits (for example one whose data a SealedSecret or External Secret fills). As fromExistingSecret.
+   * @param secret the Secret; only its `name` is used
+   */
+  public static fromSecret(secret: ISecretReference): CertificateSource {
+    if (typeof secret?.name !== 'string') {
+      throw new Error(`CertificateSource.fromSecret: secret.name = ${JSON.stringify(secret?.name)}: must be the Secret's name (a string)`);
+    }
+    return CertificateSource.fromExistingSecret(secret.name);
   }
 
   /**

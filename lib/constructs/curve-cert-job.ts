@@ -1,15 +1,15 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { Job, JobSpec } from 'kubernetes-types-1.30/batch/v1';
-import type { ConfigMap, Container, PodSpec, ServiceAccount } from 'kubernetes-types-1.30/core/v1';
+import type { Container, PodSpec, ServiceAccount } from 'kubernetes-types-1.30/core/v1';
 import type { PolicyRule, Role, RoleBinding } from 'kubernetes-types-1.30/rbac/v1';
 import { curveCertLabels } from '../cert/secret-manifest';
 import { defaultCertificateSecretName } from '../core/certificate-contract';
 import { imageReferenceError } from '../core/image-reference';
 import { DEFAULT_NODE_IMAGE } from '../core/images';
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN, MAX_UNIX_ID, QUANTITY, labelKeyError, labelValueError } from '../core/k8s-formats';
-import { runtimeBundle } from '../core/runtime-bundle';
 import { sortKeys } from './private/labels';
+import { CERTGEN_PROGRAM, sharedRuntimeProgram } from './private/runtime-programs';
 import { ImagePullPolicy } from './props/container';
 import {
   ENV_CERT_NAME,
@@ -20,13 +20,13 @@ import {
 
 /** CPU and memory of the certificate job's container (Kubernetes quantities). */
 export interface CurveCertJobResources {
-  /** @default '50m' */
+  /** CPU request. @default '50m' */
   readonly cpuRequest?: string;
-  /** @default '500m' */
+  /** CPU limit. @default '500m' */
   readonly cpuLimit?: string;
-  /** @default '64Mi' */
+  /** Memory request. @default '64Mi' */
   readonly memoryRequest?: string;
-  /** @default '128Mi' */
+  /** Memory limit. @default '128Mi' */
   readonly memoryLimit?: string;
 }
 
@@ -53,7 +53,7 @@ export interface CurveCertJobProps {
    * @default DEFAULT_NODE_IMAGE
    */
   readonly image?: string;
-  /** @default ImagePullPolicy.IF_NOT_PRESENT */
+  /** When the kubelet pulls the image. @default ImagePullPolicy.IF_NOT_PRESENT */
   readonly imagePullPolicy?: ImagePullPolicy;
   /**
    * Retries of a failed pod. A pod can start before its RoleBinding takes effect, so keep at least 1.
@@ -74,7 +74,7 @@ export interface CurveCertJobProps {
    * @default 1000 (the `node` user of the official Node.js images)
    */
   readonly runAsUser?: number;
-  /** @default - see CurveCertJobResources */
+  /** CPU and memory of the container. @default - see CurveCertJobResources */
   readonly resources?: CurveCertJobResources;
   /**
    * Extra labels on every object, the pod and the created Secret. The `app.kubernetes.io/`
@@ -87,8 +87,9 @@ export interface CurveCertJobProps {
 /**
  * A one-off Job that generates the MiniCluster's CURVE certificate inside the cluster and stores it
  * in a Secret, only if that Secret does not exist yet (re-running never rotates a certificate). Also
- * synthesizes its least-privilege ServiceAccount, Role and RoleBinding, and the ConfigMap that holds
- * the bundled program, which a stock Node.js image runs.
+ * synthesizes its least-privilege ServiceAccount, Role and RoleBinding. The bundled program, which
+ * a stock Node.js image runs, is in a ConfigMap shared by every certificate Job of the namespace in
+ * the chart (`<chart>-minicluster-certgen-<hash>`).
  */
 export class CurveCertJob extends Construct {
   /** The Secret the Job creates (key `curve.cert`). */
@@ -97,6 +98,13 @@ export class CurveCertJob extends Construct {
   public readonly jobName: string;
   /** Name of the ServiceAccount (also of the Role and RoleBinding). */
   public readonly serviceAccountName: string;
+  /** Name of the shared ConfigMap holding the program (key `certgen.js`). */
+  public readonly programConfigMapName: string;
+  /**
+   * The Job, as an escape hatch: `certJob.job.addJsonPatch(JsonPatch.add(...))` changes the
+   * synthesized manifest (paths as in the YAML).
+   */
+  public readonly job: ApiObject;
 
   constructor(scope: Construct, id: string, props: CurveCertJobProps) {
     super(scope, id);
@@ -110,7 +118,6 @@ export class CurveCertJob extends Construct {
     this.secretName = p.secretName;
     this.jobName = base;
     this.serviceAccountName = base;
-    const configMapName = `${base}-program`;
     const labels = sortKeys({ ...props.labels, ...curveCertLabels(props.clusterName) });
     const metadata = (name: string) => ({ name, namespace, labels });
 
@@ -133,27 +140,25 @@ export class CurveCertJob extends Construct {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: base },
       subjects: [{ kind: 'ServiceAccount', name: base, namespace }],
     };
-    const configMap: ConfigMap = {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: metadata(configMapName),
-      data: { [PROGRAM_FILE]: runtimeBundle('certgen') },
-    };
+    // `namespace` is checked above; the program is mounted from the pod's own namespace.
+    const program = sharedRuntimeProgram(this, CERTGEN_PROGRAM, namespace!);
+    this.programConfigMapName = program.name;
     const job: Job = {
       apiVersion: 'batch/v1',
       kind: 'Job',
       metadata: metadata(base),
-      spec: jobSpec(p, base, configMapName, labels, props.clusterName),
+      spec: jobSpec(p, base, program.name, labels, props.clusterName),
     };
 
-    const objects = [serviceAccount, role, roleBinding, configMap].map((o) => apiObject(this, o));
+    const objects = [serviceAccount, role, roleBinding].map((o) => apiObject(this, o));
     // Dependencies order the output so RBAC and the program exist before the Job's pod starts.
-    apiObject(this, job).node.addDependency(...objects);
+    this.job = apiObject(this, job);
+    this.job.node.addDependency(...objects, program.configMap);
   }
 }
 
 const PROGRAM_DIR = '/program';
-const PROGRAM_FILE = 'certgen.js';
+const PROGRAM_FILE = `${CERTGEN_PROGRAM}.js`;
 const RESERVED_LABEL_PREFIX = 'app.kubernetes.io/';
 
 interface ResolvedProps {

@@ -41,17 +41,17 @@ export interface MiniClusterProps {
   readonly ttlSecondsAfterFinished?: number;
   /** Start every broker with no initial program; the lead stays up for interactive use. @default false */
   readonly interactive?: boolean;
-  /** @default - Flux defaults of the operator */
+  /** Flux itself: the view image, submit command, topology, scheduler, broker config. @default - Flux defaults of the operator */
   readonly flux?: FluxOptions;
-  /** @default - all logging modes off */
+  /** Logging modes of the scripts and brokers. @default - all logging modes off */
   readonly logging?: LoggingOptions;
-  /** @default - headless Service named after the cluster, soft affinity on */
+  /** The headless Service, DNS domain, bind interface and broker port. @default - headless Service named after the cluster, soft affinity on */
   readonly network?: NetworkOptions;
-  /** @default - no archive */
+  /** A Flux state archive restored at start. @default - no archive */
   readonly archive?: ArchiveOptions;
   /** Labels of the Job object (for example Kueue's `kueue.x-k8s.io/queue-name`). @default - none */
   readonly jobLabels?: { [key: string]: string };
-  /** @default - defaults */
+  /** Pod labels, annotations, scheduling, service account and security settings. @default - defaults */
   readonly pod?: PodOptions;
   /** Containers of a pod share one process namespace. @default false */
   readonly shareProcessNamespace?: boolean;

@@ -1,5 +1,6 @@
-import { ApiObject, App, Chart, Lazy } from 'cdk8s';
+import { ApiObject, App, Chart, Lazy, Names } from 'cdk8s';
 import { Construct } from 'constructs';
+import type { Container } from 'kubernetes-types-1.30/core/v1';
 import { brokerOptions } from '../core/broker-options';
 import { hostname } from '../core/hostlist';
 import { curveCertLabels, curveCertSecret } from '../cert/secret-manifest';
@@ -12,6 +13,7 @@ import { jobSpec } from './private/job-spec';
 import { commonLabels, podLabels, sortKeys, CLUSTER_LABEL } from './private/labels';
 import { ResolvedMiniCluster, resolveMiniCluster } from './private/resolve';
 import { scriptModel } from './private/script-model';
+import { withReferenceNames } from './private/references';
 import { formatViolations, validateMiniClusterProps } from './private/validate-mini-cluster-props';
 import { miniClusterFromCustomResource } from '../operator/from-custom-resource';
 import { addGitOpsAnnotations, jobLabels, runJobName, withSuspend } from './private/gitops';
@@ -19,14 +21,17 @@ import { networkPolicyManifest } from './private/network-policy';
 import { podSecuritySettings, securePodTemplate } from './private/pod-security';
 import { renderScripts } from '../scripts/render';
 import { HANDSHAKE_PROGRAM, HandshakeLifecycle, rendezvousServiceName } from '../core/handshake-contract';
-import { runtimeBundle } from '../core/runtime-bundle';
-import { HANDSHAKE_PROGRAM_KEY, HandshakeParts, handshakeParts, rendezvousService } from './private/handshake';
+import { HandshakeParts, handshakeEnabled, handshakeParts, rendezvousService } from './private/handshake';
+import { CERTGEN_PROGRAM, sharedRuntimeProgram } from './private/runtime-programs';
 
 
 /**
  * A Flux Framework MiniCluster: an Indexed Job of `size` brokers (pods `<name>-<index>`), a
  * headless Service as their subdomain, and a ConfigMap of entrypoint scripts. The lead broker
  * (index 0) runs the command once every broker is up; the Job completes when it finishes.
+ *
+ * The runtime programs (the hosts handshake, the certificate generator) are in ConfigMaps shared by
+ * every MiniCluster of the same namespace in the chart, named `<chart>-minicluster-<program>-<hash>`.
  */
 export class MiniCluster extends Construct {
   /** Name of the cluster (`props.name`): the Job's name without a GitOps run suffix. */
@@ -58,19 +63,33 @@ export class MiniCluster extends Construct {
   /** The Job that generates the certificate, with CertificateSource.generatedInCluster(). */
   public readonly certificateJob?: CurveCertJob;
 
+  /**
+   * The Indexed Job, as an escape hatch: `cluster.job.addJsonPatch(JsonPatch.add(...))` changes the
+   * synthesized manifest (paths as in the YAML). A content-hashed Job name does not cover patches.
+   */
+  public readonly job: ApiObject;
+  /** The headless Service (the pods' subdomain), as an escape hatch. */
+  public readonly service: ApiObject;
+  /** The handshake's rendezvous Service, when the handshake runs in rendezvous mode; an escape hatch. */
+  public readonly rendezvousService?: ApiObject;
+  /** The entrypoint ConfigMap (broker.toml and the scripts), as an escape hatch. */
+  public readonly entrypoint: ApiObject;
+
   private readonly resolved: ResolvedMiniCluster;
   private readonly handshake?: HandshakeParts;
 
-  constructor(scope: Construct, id: string, props: MiniClusterProps) {
+  constructor(scope: Construct, id: string, givenProps: MiniClusterProps) {
     super(scope, id);
+    // Object references (a cdk8s-plus Secret, ...) become the name props they stand for.
+    const { props, violations: referenceViolations } = withReferenceNames(givenProps);
     const name = props.name ?? id;
     const namespace = props.namespace ?? Chart.of(this).namespace ?? 'default';
-    const violations = validateMiniClusterProps(props, { name, namespace });
+    const violations = [...referenceViolations, ...validateMiniClusterProps(props, { name, namespace })];
     if (violations.length > 0) throw new Error(formatViolations(name, violations));
 
     // Everything tied to one run (Job, pods, entrypoint ConfigMap) takes the run's Job name; the
     // Service, the certificate Secret and its Job keep the cluster name (see private/gitops.ts).
-    const jobName = runJobName(name, props.gitOps, () => MiniCluster.fingerprint(id, props, name, namespace));
+    const jobName = runJobName(name, props.gitOps, () => MiniCluster.fingerprint(Names.toDnsLabel(Chart.of(this)), id, props, name, namespace));
     const r = { ...resolveMiniCluster(props, jobName, namespace), serviceName: props.network?.headlessName ?? name };
     this.resolved = r;
     this.clusterName = name;
@@ -101,12 +120,15 @@ export class MiniCluster extends Construct {
     }
     this.hostlist = this.brokerConfig.hostlist;
 
-    this.handshake = handshakeParts(r);
+    const handshakeProgram = handshakeEnabled(r) ? sharedRuntimeProgram(this, HANDSHAKE_PROGRAM, namespace) : undefined;
+    this.handshake = handshakeProgram && handshakeParts(r, handshakeProgram.name);
     this.certificateJob = this.certificate();
-    this.headlessService();
-    this.rendezvousService();
-    this.entrypointConfigMap();
-    this.job();
+    this.service = this.headlessService();
+    this.rendezvousService = this.rendezvousServiceObject();
+    this.entrypoint = this.entrypointConfigMap();
+    this.job = this.jobObject();
+    // The pods mount the program: list its ConfigMap before the Job.
+    if (handshakeProgram) this.job.node.addDependency(handshakeProgram.configMap);
   }
 
   /**
@@ -135,9 +157,12 @@ export class MiniCluster extends Construct {
     return { name, namespace: this.namespace, labels: sortKeys({ ...extra, ...commonLabels(this.clusterName, component) }) };
   }
 
-  /** The documents of this cluster under its plain name: what a content-hashed Job name hashes. */
-  private static fingerprint(id: string, props: MiniClusterProps, name: string, namespace: string): any[] {
-    const chart = new Chart(new App(), 'fingerprint', { namespace });
+  /**
+   * The documents of this cluster under its plain name: what a content-hashed Job name hashes. The
+   * chart has the real chart's name, which is part of the shared program ConfigMaps' names.
+   */
+  private static fingerprint(chartName: string, id: string, props: MiniClusterProps, name: string, namespace: string): any[] {
+    const chart = new Chart(new App(), chartName, { namespace });
     new MiniCluster(chart, id, { ...props, name, namespace, gitOps: { ...props.gitOps, hashJobName: false, runId: undefined } });
     return chart.toJson();
   }
@@ -163,15 +188,15 @@ export class MiniCluster extends Construct {
     return undefined;
   }
 
-  private rendezvousService() {
-    if (!this.handshake) return;
+  private rendezvousServiceObject(): ApiObject | undefined {
+    if (!this.handshake) return undefined;
     const service = rendezvousService(this.handshake, this.metadata(rendezvousServiceName(this.jobName), 'rendezvous-service'));
-    if (service) new ApiObject(this, 'RendezvousService', service as any);
+    return service ? new ApiObject(this, 'RendezvousService', service as any) : undefined;
   }
 
-  private headlessService() {
+  private headlessService(): ApiObject {
     const r = this.resolved;
-    new ApiObject(this, 'Service', {
+    return new ApiObject(this, 'Service', {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: this.metadata(r.serviceName, 'headless-service'),
@@ -185,8 +210,8 @@ export class MiniCluster extends Construct {
     });
   }
 
-  private entrypointConfigMap() {
-    new ApiObject(this, 'Entrypoint', {
+  private entrypointConfigMap(): ApiObject {
+    return new ApiObject(this, 'Entrypoint', {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: this.metadata(this.entrypointConfigMapName, 'entrypoint'),
@@ -201,11 +226,8 @@ export class MiniCluster extends Construct {
     const handshake = hs
       ? { dir: hs.wiring.outDir, waitSeconds: hs.scriptWaitSeconds, resolveParent: hs.lifecycle === HandshakeLifecycle.INIT }
       : undefined;
-    return sortKeys({
-      // broker.toml and the scripts that copy it, one key each.
-      ...renderScripts(scriptModel(this.resolved, toml, this.brokerOptions(), handshake)),
-      ...(hs ? { [HANDSHAKE_PROGRAM_KEY]: runtimeBundle(HANDSHAKE_PROGRAM) } : {}),
-    });
+    // broker.toml and the scripts that copy it, one key each.
+    return sortKeys(renderScripts(scriptModel(this.resolved, toml, this.brokerOptions(), handshake)));
   }
 
   private brokerOptions(): string[] {
@@ -225,14 +247,14 @@ export class MiniCluster extends Construct {
     });
   }
 
-  private job() {
+  private jobObject(): ApiObject {
     const r = this.resolved;
     const hs = this.handshake;
     const containers = appContainers(r).map((c) => (hs && c.name === r.name ? { ...c, volumeMounts: [...c.volumeMounts ?? [], hs.runnerMount] } : c));
     const spec = securePodTemplate(jobSpec(r, {
-      initContainers: [fluxViewInitContainer(r), ...(hs ? [hs.container] : [])],
+      initContainers: initContainers(fluxViewInitContainer(r), hs),
       containers,
-      volumes: [...podVolumes(r, this.certificateSecretName), ...(hs ? [hs.volume] : [])],
+      volumes: [...podVolumes(r, this.certificateSecretName), ...(hs ? hs.volumes : [])],
       failureRules: hs ? [hs.failureRule] : [],
       labels: { ...podLabels(this.jobName, r.props.pod?.labels), 'app.kubernetes.io/instance': this.clusterName },
     }), podSecuritySettings(r.props));
@@ -244,7 +266,9 @@ export class MiniCluster extends Construct {
     });
     const certificateObjects = [this.certificateJob ?? this.node.tryFindChild('InlineCertificate')]
       .flatMap((c) => (c ? c.node.findAll() : [])).filter((c): c is ApiObject => c instanceof ApiObject);
-    addGitOpsAnnotations({ job, certificateObjects }, r.props.gitOps);
+    // The certificate Job's program: the same shared object its Job already found.
+    const certificateProgram = this.certificateJob ? sharedRuntimeProgram(this, CERTGEN_PROGRAM, this.namespace).configMap : undefined;
+    addGitOpsAnnotations({ job, certificateObjects, certificateProgram }, r.props.gitOps);
     if (r.props.networkPolicy) {
       new ApiObject(this, 'NetworkPolicy', networkPolicyManifest({
         ...this.metadata(this.jobName, 'network-policy'),
@@ -254,5 +278,15 @@ export class MiniCluster extends Construct {
         options: r.props.networkPolicy,
       }) as any);
     }
+    return job;
   }
+}
+
+/**
+ * A native sidecar handshake goes first: it starts at once and handshakes while the view is copied.
+ * A plain init container handshake runs after the copy, since each init container waits for the last.
+ */
+function initContainers(view: Container, hs: HandshakeParts | undefined): Container[] {
+  if (!hs) return [view];
+  return hs.lifecycle === HandshakeLifecycle.SIDECAR ? [hs.container, view] : [view, hs.container];
 }

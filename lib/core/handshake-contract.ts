@@ -226,12 +226,6 @@ export interface HandshakeWiring {
   readonly env: HandshakeEnvVar[];
   /** Container port to declare (TCP). */
   readonly containerPort: number;
-  /**
-   * `exec` command of the sidecar's startupProbe: succeeds once the handshake has finished, well or
-   * badly (`ready` or `failed` exists), so the Flux container starts and must check `failedFile`
-   * first and exit with its HANDSHAKE_EXIT_CODE.
-   */
-  readonly startupProbeCommand: string[];
   /** Shell test that is true when this rank's handshake succeeded. */
   readonly readyTestCommand: string[];
   readonly outDir: string;
@@ -318,7 +312,6 @@ export function handshakeWiring(options: HandshakeWiringOptions): HandshakeWirin
       { name: HANDSHAKE_OPT_NAMESPACE.env, fieldPath: 'metadata.namespace' },
     ],
     containerPort: port,
-    startupProbeCommand: ['sh', '-c', `test -f ${file(HANDSHAKE_READY_FILE)} || test -f ${file(HANDSHAKE_FAILED_FILE)}`],
     readyTestCommand: ['test', '-f', file(HANDSHAKE_READY_FILE)],
     outDir,
     parentFile: file(HANDSHAKE_PARENT_FILE),

@@ -1,6 +1,9 @@
 /** Paths inside a MiniCluster pod. Everything Flux writes lives under the view mount path. */
 
-/** Where the entrypoint ConfigMap (scripts, runtime programs) is mounted, read-only. */
+/**
+ * Where the entrypoint ConfigMap (broker.toml, scripts) is mounted, read-only; in the handshake
+ * container, the shared ConfigMap of its program.
+ */
 export const ENTRYPOINT_MOUNT_DIR = '/flux_operator';
 
 /** Where the Spack install tree of the flux view is copied in the application containers. */

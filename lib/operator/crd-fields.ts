@@ -20,9 +20,13 @@ export enum FieldDecision {
 
 /** The schema type of a field, as the converter checks it. */
 export enum FieldType {
+  /** A string. */
   STRING = 'string',
+  /** true or false. */
   BOOLEAN = 'boolean',
+  /** A 32-bit integer. */
   INT32 = 'int32',
+  /** A 64-bit integer. */
   INT64 = 'int64',
   /** `x-kubernetes-int-or-string` quantity (`500m`, `2Gi`, `4`). */
   QUANTITY = 'quantity',
@@ -36,20 +40,26 @@ export enum FieldType {
 
 /** One field of the schema and the converter's decision for it. */
 export interface CrdField {
+  /** Path of the field in the resource, e.g. `spec.containers[].image`. */
   readonly path: string;
-  /** @jsii suppress JSII5018 Go capitalizes fields (`Type`): not a keyword there */
+  /**
+   * Its schema type.
+   * @jsii suppress JSII5018 Go capitalizes fields (`Type`): not a keyword there
+   */
   readonly type: FieldType;
+  /** What the converter does with it. */
   readonly decision: FieldDecision;
-  /** For MAPPED fields: the MiniCluster prop it becomes. */
+  /** For MAPPED fields: the MiniCluster prop it becomes. @default - none (not MAPPED) */
   readonly prop?: string;
-  /** Why (REJECTED, NO_EFFECT) or what differs from the operator (MAPPED). */
+  /** Why (REJECTED, NO_EFFECT) or what differs from the operator (MAPPED). @default - none */
   readonly note?: string;
   /**
    * The CRD's OpenAPI default, which the API server applies (and so does the converter).
+   * @default - none
    * @jsii suppress JSII5018 C# and Go capitalize it (`Default`); Java gets `getDefaultValue()` from jsii-pacmak
    */
   readonly default?: string | number | boolean;
-  /** Listed in its parent's `required`. */
+  /** Listed in its parent's `required`. @default false */
   readonly required?: boolean;
 }
 

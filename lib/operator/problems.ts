@@ -13,7 +13,9 @@ export interface Problem {
   readonly path: string;
   /** The same path as keys and indexes, to locate the field in the source document. */
   readonly segments: PathSegment[];
+  /** The offending value, as found. */
   readonly value: unknown;
+  /** The rule it breaks, as a sentence. */
   readonly rule: string;
 }
 

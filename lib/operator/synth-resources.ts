@@ -50,7 +50,9 @@ export function synthesizeSources(documents: SourceDocument[], options: CustomRe
     }
     seen.set(key, source);
     try {
-      const chart = new Chart(new App(), 'minicluster');
+      // One chart per cluster, named after it: each output file carries its own runtime-program
+      // ConfigMaps, named after the chart, so files of one namespace never hold the same object.
+      const chart = new Chart(new App(), converted.name);
       miniClusterFromConverted(chart, converted.name, { ...converted, props: { ...converted.props, namespace } });
       clusters.push({ source, name: converted.name, namespace, manifests: chart.toJson() });
     } catch (e) {

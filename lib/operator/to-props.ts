@@ -53,9 +53,11 @@ export interface ConvertedMiniCluster {
 
 /** Result of convertCustomResource: the conversion, or every problem. */
 export interface CustomResourceConversion {
-  /** Set when there are no problems. */
+  /** Set when there are no problems. @default - unset when there are problems */
   readonly converted?: ConvertedMiniCluster;
+  /** Every problem: fields that cannot be converted, with the reason. */
   readonly problems: Problem[];
+  /** Fields converted, but with a difference from what the operator did (not errors). */
   readonly warnings: Problem[];
 }
 

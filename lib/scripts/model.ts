@@ -20,7 +20,7 @@ export enum LeadMode {
   SUBMIT = 'submit',
   /** The command is Flux's initial program itself. */
   LAUNCHER = 'launcher',
-  /** Each command line is a job in one `flux batch`. */
+  /** Each command line is a Flux job; their output is collected on the lead (or a raw `flux batch` script). */
   BATCH = 'batch',
   /** No command: the lead runs an interactive broker and the pod stays up. */
   INTERACTIVE = 'interactive',
@@ -105,8 +105,10 @@ export interface ScriptModel {
   readonly workingDir?: string;
   /** The submit command (`flux submit` unless overridden). */
   readonly submitCommand: string;
-  /** Flags for submit/batch: `-N/-n`, optionFlags, `-vvv`. */
+  /** Flags of the lead's submit (or raw `flux batch`): `-N/-n`, optionFlags, `-vvv`. */
   readonly submitFlags: string;
+  /** Flags of each job of a batch's lines: optionFlags, `-vvv` (each line is one task, as in the operator). */
+  readonly batchJobFlags: string;
   /** `flux start --wrap` value for the lead. */
   readonly wrap?: string;
   /** Interactive instance: `-Sbroker.rc2_none` is in brokerOptions and the lead stays up. */

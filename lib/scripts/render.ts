@@ -119,10 +119,12 @@ function renderEntrypoint(model: ScriptModel): string {
       JOB_DIR: model.script !== undefined || mode === LeadMode.BATCH,
       RUNS_PROGRAM: runsProgram,
       USER_COMMAND: mode === LeadMode.SUBMIT || mode === LeadMode.LAUNCHER,
-      SUBMIT_FLAGS: mode === LeadMode.SUBMIT || mode === LeadMode.BATCH,
+      // Batch mode sizes the jobs of its lines itself; a raw batch script gets the flags.
+      SUBMIT_FLAGS: mode === LeadMode.SUBMIT || (mode === LeadMode.BATCH && model.batchRaw),
       LEAD_SUBMIT: mode === LeadMode.SUBMIT,
       LEAD_LAUNCHER: mode === LeadMode.LAUNCHER,
       LEAD_BATCH: mode === LeadMode.BATCH,
+      BATCH_RAW: model.batchRaw,
       LEAD_INTERACTIVE: mode === LeadMode.INTERACTIVE,
     },
   };
@@ -183,8 +185,10 @@ function brokerDirectories(brokerOptions: readonly string[]): string[] {
 }
 
 /**
- * The batch script: each command line becomes a waitable `flux submit` with its own output files,
- * then the batch waits for the queue and lists the jobs; with batchRaw, the text is used as is.
+ * The batch program, the lead's initial program in batch mode. Each command line is a waitable Flux
+ * job; their output stays in the KVS until all have ended, then goes to FLUX_OUTPUT_DIR/job-<i>.out
+ * and .err on the lead, wherever each job ran (a pod's own directories are not shared), and the
+ * program fails if a job failed. With batchRaw, the text is the user's own `flux batch` script.
  */
 function batchScript(model: ScriptModel): string {
   const text = model.script ?? model.command ?? '';
@@ -192,13 +196,23 @@ function batchScript(model: ScriptModel): string {
     return text.startsWith('#!') ? text : `#!/bin/bash\n${text}`;
   }
   const lines = model.script !== undefined ? [`bash ${shellQuote(jobScriptFile(model))}`] : text.split('\n');
-  const jobs = lines
+  const flags = model.batchJobFlags ? `${model.batchJobFlags} ` : '';
+  const submits = lines
     .filter((line) => line.trim() !== '')
-    .map(
-      (line, i) =>
-        `flux submit --flags waitable --error="$FLUX_OUTPUT_DIR/job-${i}.err" --output="$FLUX_OUTPUT_DIR/job-${i}.out" ${line}`,
-    );
-  return ['#!/bin/bash', ...jobs, 'flux queue idle', 'flux jobs -a', ''].join('\n');
+    .map((line, i) => `job_ids[${i}]=$(flux submit --flags waitable ${flags}${line}) || exit`);
+  return [
+    '#!/bin/bash',
+    'job_ids=()',
+    ...submits,
+    'status=0',
+    'flux job wait --all || status=$?',
+    'for i in "${!job_ids[@]}"; do',
+    '  flux job attach "${job_ids[$i]}" > "$FLUX_OUTPUT_DIR/job-$i.out" 2> "$FLUX_OUTPUT_DIR/job-$i.err"',
+    'done',
+    'flux jobs -a',
+    'exit "$status"',
+    '',
+  ].join('\n');
 }
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { Chart, Testing, Yaml } from 'cdk8s';
 import { ImagePullPolicy } from 'cdk8s-plus-27';
 import { CurveCertJob, CurveCertJobProps } from '../../lib/constructs/curve-cert-job';
@@ -38,21 +39,23 @@ function messageOf(fn: () => unknown): string {
 }
 
 describe('CurveCertJob', () => {
-  test('synthesizes ServiceAccount, Role, RoleBinding and ConfigMap before the Job, with deterministic names', () => {
+  test('synthesizes ServiceAccount, Role, RoleBinding and the program ConfigMap before the Job, with deterministic names', () => {
     // GIVEN a chart in namespace hpc / WHEN
     const { job, docs } = synth();
-    // THEN
+    // THEN the program's ConfigMap is named after the chart and the program's content
+    const hash = createHash('sha256').update(runtimeBundle('certgen')).digest('hex').slice(0, 8);
     expect(docs.map((d) => `${d.apiVersion} ${d.kind} ${d.metadata.namespace}/${d.metadata.name}`)).toEqual([
       'v1 ServiceAccount hpc/demo-curve-cert',
       'rbac.authorization.k8s.io/v1 Role hpc/demo-curve-cert',
       'rbac.authorization.k8s.io/v1 RoleBinding hpc/demo-curve-cert',
-      'v1 ConfigMap hpc/demo-curve-cert-program',
+      `v1 ConfigMap hpc/test-minicluster-certgen-${hash}`,
       'batch/v1 Job hpc/demo-curve-cert',
     ]);
-    expect({ secretName: job.secretName, jobName: job.jobName, serviceAccountName: job.serviceAccountName }).toEqual({
+    expect({ secretName: job.secretName, jobName: job.jobName, serviceAccountName: job.serviceAccountName, programConfigMapName: job.programConfigMapName }).toEqual({
       secretName: 'demo-curve',
       jobName: 'demo-curve-cert',
       serviceAccountName: 'demo-curve-cert',
+      programConfigMapName: `test-minicluster-certgen-${hash}`,
     });
     expectValidManifests(docs);
   });
@@ -96,6 +99,7 @@ describe('CurveCertJob', () => {
   test('a stock Node image runs the bundled program from the ConfigMap', () => {
     const { byKind, pod } = synth();
     expect(byKind('ConfigMap').data).toEqual({ 'certgen.js': runtimeBundle('certgen') });
+    expect(byKind('ConfigMap').immutable).toBe(true);
     const [container] = pod.containers;
     expect(container).toMatchObject({
       name: 'certgen',
@@ -104,7 +108,7 @@ describe('CurveCertJob', () => {
       command: ['node', '/program/certgen.js'],
       volumeMounts: [{ name: 'program', mountPath: '/program', readOnly: true }],
     });
-    expect(pod.volumes).toEqual([{ name: 'program', configMap: { name: 'demo-curve-cert-program', defaultMode: 0o444 } }]);
+    expect(pod.volumes).toEqual([{ name: 'program', configMap: { name: byKind('ConfigMap').metadata.name, defaultMode: 0o444 } }]);
     expect(container.env).toEqual([
       { name: 'CERTGEN_CERT_NAME', value: 'demo' },
       { name: 'CERTGEN_REQUEST_TIMEOUT_SECONDS', value: '10' },
@@ -116,7 +120,11 @@ describe('CurveCertJob', () => {
   test('every object, the pod and the created Secret carry the standard labels plus the user labels', () => {
     const { docs, pod } = synth({ labels: { team: 'hpc', 'example.com/tier': 'batch' } });
     const expected = { ...LABELS, 'example.com/tier': 'batch', team: 'hpc' };
-    for (const doc of docs) expect(doc.metadata.labels).toEqual(expected);
+    // (the program's ConfigMap is shared by every certificate Job of the namespace: labels of its own)
+    for (const doc of docs.filter((d) => d.kind !== 'ConfigMap')) expect(doc.metadata.labels).toEqual(expected);
+    expect(docs.find((d) => d.kind === 'ConfigMap').metadata.labels).toEqual({
+      'app.kubernetes.io/component': 'runtime-program', 'app.kubernetes.io/managed-by': 'cdk8s-minicluster', 'app.kubernetes.io/name': 'minicluster',
+    });
     expect(synth({ labels: { team: 'hpc', 'example.com/tier': 'batch' } }).byKind('Job').spec.template.metadata.labels).toEqual(expected);
     const secretLabels = pod.containers[0].env.find((e: { name: string }) => e.name === 'CERTGEN_SECRET_LABELS').value;
     expect(secretLabels).toBe(JSON.stringify(expected));

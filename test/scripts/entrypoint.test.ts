@@ -73,49 +73,91 @@ describe('entrypoint.sh, lead broker', () => {
     ]);
   });
 
-  test('batch mode: one waitable job per line in a batch file, then flux batch and flux job wait', () => {
-    // GIVEN two command lines (and a blank one) and a working directory
+  test('batch mode: the lead submits one waitable job per line and writes their output to FLUX_OUTPUT_DIR', () => {
+    // GIVEN two command lines (and a blank one), option flags for each job, and a working directory
     const model = sampleModel(sandbox, {
       leadMode: LeadMode.BATCH,
       command: 'echo hello world 1\n\necho "hello $USER" 2\n',
       submitFlags: '-N 2 -n2',
+      batchJobFlags: '-o cpu-affinity=off',
       workingDir: sandbox.work,
     });
     // WHEN the lead runs
     expect(runEntrypoint(model).status).toBe(0);
-    // THEN the batch file has the operator's lines
+    // THEN the batch program submits each line as a waitable job, waits for all, and collects their output
     const batchFile = path.join(sandbox.work, 'flux-job.batch');
     expect(fs.readFileSync(batchFile, 'utf8')).toBe(
       [
         '#!/bin/bash',
-        'flux submit --flags waitable --error="$FLUX_OUTPUT_DIR/job-0.err" --output="$FLUX_OUTPUT_DIR/job-0.out" echo hello world 1',
-        'flux submit --flags waitable --error="$FLUX_OUTPUT_DIR/job-1.err" --output="$FLUX_OUTPUT_DIR/job-1.out" echo "hello $USER" 2',
-        'flux queue idle',
+        'job_ids=()',
+        'job_ids[0]=$(flux submit --flags waitable -o cpu-affinity=off echo hello world 1) || exit',
+        'job_ids[1]=$(flux submit --flags waitable -o cpu-affinity=off echo "hello $USER" 2) || exit',
+        'status=0',
+        'flux job wait --all || status=$?',
+        'for i in "${!job_ids[@]}"; do',
+        '  flux job attach "${job_ids[$i]}" > "$FLUX_OUTPUT_DIR/job-$i.out" 2> "$FLUX_OUTPUT_DIR/job-$i.err"',
+        'done',
         'flux jobs -a',
+        'exit "$status"',
         '',
       ].join('\n'),
     );
-    // AND the initial program is flux batch <flags> --flags waitable <file> && flux job wait --all
+    // AND it is the initial program, with FLUX_OUTPUT_DIR created
     const start = sandbox.brokerCalls()[0];
     const program = start.argv.slice(start.argv.indexOf('-Slog-stderr-mode=local') + 1);
-    expect(program).toEqual([
-      'bash', '-c', 'flux batch "$@" && flux job wait --all', 'flux-batch', '-N', '2', '-n2', '--flags', 'waitable', batchFile,
-    ]);
+    expect(program).toEqual(['bash', batchFile]);
     expect(start.env.FLUX_OUTPUT_DIR).toBe(sandbox.logs);
     expect(fs.statSync(sandbox.logs).isDirectory()).toBe(true);
-    // AND that program, run with the fake flux, calls flux batch then flux job wait
-    const inner = sandbox.run('program.sh', `exec ${program.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ')}\n`);
-    expect(inner.status).toBe(0);
-    expect(sandbox.fluxCalls().slice(-2).map((c) => c.argv)).toEqual([
-      ['batch', '-N', '2', '-n2', '--flags', 'waitable', batchFile],
-      ['job', 'wait', '--all'],
+  });
+
+  test.each([
+    ['every job succeeded', '0', 0],
+    ['a job failed', '1', 1],
+  ])('the batch program, run with the fake flux, writes each job\'s output on the lead when %s', (_, waitCode, status) => {
+    // GIVEN the batch program of two lines
+    const model = sampleModel(sandbox, { leadMode: LeadMode.BATCH, command: 'echo one\necho two', workingDir: sandbox.work });
+    expect(runEntrypoint(model).status).toBe(0);
+    // WHEN it runs, and `flux job wait --all` reports the jobs' result
+    const inner = sandbox.run('program.sh', `exec bash '${path.join(sandbox.work, 'flux-job.batch')}'\n`, {
+      env: { FLUX_OUTPUT_DIR: sandbox.logs, FAKE_FLUX_WAIT_CODE: waitCode },
+    });
+    // THEN it exits with that result, after writing each job's output and errors by its index
+    expect(inner.status).toBe(status);
+    // (the fake flux numbers its calls from 1: a job's ID is f<call number>)
+    const calls = sandbox.fluxCalls();
+    const ids = calls.flatMap((c, i) => (c.argv[0] === 'submit' ? [i + 1] : []));
+    expect(ids).toHaveLength(2);
+    expect(fs.readFileSync(path.join(sandbox.logs, 'job-0.out'), 'utf8')).toBe(`output of f${ids[0]}\n`);
+    expect(fs.readFileSync(path.join(sandbox.logs, 'job-1.out'), 'utf8')).toBe(`output of f${ids[1]}\n`);
+    expect(fs.readFileSync(path.join(sandbox.logs, 'job-1.err'), 'utf8')).toBe(`errors of f${ids[1]}\n`);
+    expect(sandbox.fluxCalls().slice(-3).map((c) => c.argv)).toEqual([
+      ['job', 'attach', `f${ids[0]}`], ['job', 'attach', `f${ids[1]}`], ['jobs', '-a'],
     ]);
   });
 
-  test('batch raw mode writes the lines verbatim', () => {
-    const model = sampleModel(sandbox, { leadMode: LeadMode.BATCH, batchRaw: true, command: 'flux run -n1 hostname\n', workingDir: sandbox.work });
+  test('batch raw mode: the lines verbatim, run as one flux batch whose output the lead prints', () => {
+    // GIVEN a raw batch script
+    const model = sampleModel(sandbox, { leadMode: LeadMode.BATCH, batchRaw: true, command: 'flux run -n1 hostname\n', submitFlags: '-N 2 -n2', workingDir: sandbox.work });
+    // WHEN the lead runs
     expect(runEntrypoint(model).status).toBe(0);
-    expect(fs.readFileSync(path.join(sandbox.work, 'flux-job.batch'), 'utf8')).toBe('#!/bin/bash\nflux run -n1 hostname\n');
+    // THEN the file holds the lines verbatim
+    const batchFile = path.join(sandbox.work, 'flux-job.batch');
+    expect(fs.readFileSync(batchFile, 'utf8')).toBe('#!/bin/bash\nflux run -n1 hostname\n');
+    // AND the initial program submits it with the flags, output kept in the KVS, and attaches to it
+    const start = sandbox.brokerCalls()[0];
+    const program = start.argv.slice(start.argv.indexOf('-Slog-stderr-mode=local') + 1);
+    expect(program).toEqual([
+      'bash', '-c', 'batch_id=$(flux batch --output=kvs "$@") && flux job attach "$batch_id"', 'flux-batch', '-N', '2', '-n2', batchFile,
+    ]);
+    const inner = sandbox.run('program.sh', `exec ${program.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ')}\n`, { env: { FAKE_FLUX_ATTACH_CODE: '4' } });
+    // AND the lead prints the batch's output and ends with its exit code
+    expect(inner.status).toBe(4);
+    const batchCall = sandbox.fluxCalls().length - 1;
+    expect(inner.stdout).toBe(`output of f${batchCall}\n`);
+    expect(sandbox.fluxCalls().slice(-2).map((c) => c.argv)).toEqual([
+      ['batch', '--output=kvs', '-N', '2', '-n2', batchFile],
+      ['job', 'attach', `f${batchCall}`],
+    ]);
   });
 
   test('interactive mode runs flux broker with the config path', () => {
@@ -142,6 +184,19 @@ describe('entrypoint.sh, lead broker', () => {
     const result = runEntrypoint(model, { startCodes: '3' });
     expect(result.status).toBe(3);
     expect(fs.readFileSync(path.join(sandbox.home, 'post.txt'), 'utf8')).toBe('post ran\n');
+  });
+
+  test.each([
+    ['Flux succeeded: the post step\'s code', '0', 2],
+    ['Flux failed: Flux\'s code', '3', 3],
+  ])('a failing post step on the lead is reported and fails the container; %s', (_, startCode, status) => {
+    // GIVEN a post step that checks an output file that does not exist
+    const model = sampleModel(sandbox, { commands: { post: 'ls /no/such/output' } });
+    // WHEN the lead runs
+    const result = runEntrypoint(model, { startCodes: startCode });
+    // THEN the failure is reported with the step's exit code, and the container exits non-zero
+    expect(result.stderr).toContain('entrypoint: error: commands.post failed with exit code 2\n');
+    expect(result.status).toBe(status);
   });
 
   test('strict mode still runs post and propagates a failing exit code', () => {
@@ -224,6 +279,16 @@ describe('entrypoint.sh, worker brokers', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('the worker broker failed again (exit code 1) after 2 restarts: giving up (workerMaxRestarts is 2)');
     expect(fs.existsSync(path.join(sandbox.home, 'post-ran'))).toBe(true);
+  });
+
+  test("a worker's failing post step is reported but does not fail it (the outputs it checks may be on the lead)", () => {
+    // GIVEN a post step that fails on a worker
+    const model = sampleModel(sandbox, { commands: { post: 'ls /no/such/output' } });
+    // WHEN the worker's broker exits cleanly
+    const result = runEntrypoint(model, worker);
+    // THEN the worker exits 0, and says that the step failed
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain('entrypoint: error: commands.post failed with exit code 2\n');
   });
 
   test('with completeWorkers a worker stops after its first exit, whatever the code', () => {
@@ -336,7 +401,8 @@ describe('entrypoint.sh, files it prepares', () => {
     });
     // WHEN the entrypoint runs
     expect(runEntrypoint(model).status).toBe(0);
-    // THEN the software tree is restored and Flux ran with the view appended to PATH
+    // THEN the runner finds the install tree the init container copied into the volume at /opt/software,
+    // and Flux ran with the view appended to PATH
     expect(fs.readFileSync(`${sandbox.opt}/software/linux-x86_64/flux-core-0.88.0/bin/flux`, 'utf8')).toBe('#!/bin/sh\nexit 0\n');
     const env = sandbox.brokerCalls()[0].env;
     expect(env.PATH).toBe(`${sandbox.bin}:/usr/local/bin:/usr/bin:/bin:${sandbox.mount}/view/bin`);
@@ -360,6 +426,21 @@ describe('entrypoint.sh, files it prepares', () => {
     expect(simple.env.PATH.endsWith('/view/bin')).toBe(true);
     expect(disabled.env.PATH).toBe(`${sandbox.bin}:/usr/local/bin:/usr/bin:/bin`);
     expect(disabled.env.FLUX_RC_EXTRA).toBeUndefined();
+  });
+
+  test('with the view, a runner whose /opt/software volume is empty fails and says why', () => {
+    // GIVEN the view enabled, but nothing copied into the software volume (FLUX_OPT_DIR: a new empty /opt)
+    const model = sampleModel(sandbox, { viewDisabled: false });
+    const scripts = renderScripts(model);
+    sandbox.mountConfigMap(scripts);
+    const emptyOpt = path.join(sandbox.root, 'empty-opt');
+    fs.mkdirSync(path.join(emptyOpt, 'software'), { recursive: true });
+    // WHEN the entrypoint runs
+    const result = sandbox.run('entrypoint.sh', scripts['entrypoint.sh'], { env: { FLUX_OPT_DIR: emptyOpt } });
+    // THEN it fails before Flux, naming the volume and who fills it
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(`entrypoint: error: ${emptyOpt}/software is empty: the flux view init container copies the Flux install tree into the volume mounted there\n`);
+    expect(sandbox.brokerCalls()).toEqual([]);
   });
 
   test('HOME falls back to a private directory under the mount when it is /', () => {

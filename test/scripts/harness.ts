@@ -54,11 +54,25 @@ if [ "$1" = start ] || [ "$1" = broker ]; then
   index=$(( s <= \${#codes[@]} ? s - 1 : \${#codes[@]} - 1 ))
   exit "\${codes[$index]}"
 fi
-if [ "$1" = submit ] && [ -n "\${FAKE_FLUX_RUN:-}" ]; then
+if [ "$1" = submit ] && [ -n "\${FAKE_FLUX_RUN:-}" ] && [[ " $* " == *" --watch "* ]]; then
   # 'flux submit <flags> --quiet --watch CMD...': run CMD once, as the job.
   while [ $# -gt 0 ] && [ "$1" != --watch ]; do shift; done
   shift
   exec "$@"
+fi
+# 'flux submit' and 'flux batch' print a job ID (f<call number>); 'flux job attach ID' replays a
+# job's output (FAKE_FLUX_ATTACH_CODE is its exit code); 'flux job wait' exits FAKE_FLUX_WAIT_CODE.
+if [ "$1" = submit ] || [ "$1" = batch ]; then
+  printf 'f%s\n' "$n"
+  exit "\${FAKE_FLUX_EXIT:-0}"
+fi
+if [ "$1 $2" = "job attach" ]; then
+  printf 'output of %s\n' "$3"
+  printf 'errors of %s\n' "$3" >&2
+  exit "\${FAKE_FLUX_ATTACH_CODE:-0}"
+fi
+if [ "$1 $2" = "job wait" ]; then
+  exit "\${FAKE_FLUX_WAIT_CODE:-0}"
 fi
 exit "\${FAKE_FLUX_EXIT:-0}"
 `;
@@ -129,6 +143,8 @@ export class Sandbox {
     this.handshake = dir('handshake', 0o777);
     this.scripts = path.join(this.root, 'flux_operator');
     this.opt = dir('opt', 0o777);
+    // One flux-software volume: the init container's <mount>/software is the runner's /opt/software.
+    fs.symlinkSync(dir('opt/software', 0o777), path.join(this.mount, 'software'));
     this.image = dir('image');
     this.makeFakeView();
     this.home = dir('home', 0o777);
@@ -346,6 +362,7 @@ export function sampleModel(sandbox?: Sandbox, overrides: Partial<ScriptModel> =
     logsDir: sandbox?.logs ?? '/tmp/fluxout',
     submitCommand: 'flux submit',
     submitFlags: '-n1',
+    batchJobFlags: '',
     interactive: false,
     completeWorkers: false,
     workerMaxRestarts: 0,

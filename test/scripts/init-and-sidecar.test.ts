@@ -75,7 +75,9 @@ describe('flux-init.sh', () => {
 
   test('with the view disabled only the configs are written', () => {
     expect(runInit(renderScripts(sampleModel(sandbox, { viewDisabled: true, quiet: true }))).stdout).toBe('');
-    expect(fs.readdirSync(sandbox.mount)).toEqual(['config']);
+    // (the sandbox always mounts the software volume there; the pod has none without the view)
+    expect(fs.readdirSync(sandbox.mount).filter((n) => n !== 'software')).toEqual(['config']);
+    expect(fs.readdirSync(path.join(sandbox.mount, 'software'))).toEqual([]);
   });
 });
 
@@ -110,6 +112,18 @@ describe('start-<name>.sh', () => {
     const result = sandbox.run('start.sh', scripts['start-flux-queue.sh']);
     expect(result.status).toBe(7);
     expect(result.stdout).toBe('init\nservicePre\npost\n');
+  });
+
+  test("a failing post step is reported; the sidecar's status stays its command's", () => {
+    // GIVEN a sidecar whose command succeeds and whose post step fails
+    const model = sidecarModel('true', { quiet: true });
+    const scripts = renderScripts({ ...model, sidecars: [{ ...model.sidecars[0], commands: { post: 'exit_with() { return "$1"; }; exit_with 6' } }] });
+    fs.writeFileSync(`${sandbox.mount}/flux-view.sh`, '');
+    // WHEN it runs
+    const result = sandbox.run('start.sh', scripts['start-flux-queue.sh']);
+    // THEN it says which step failed with which code, and exits with its command's status
+    expect(result.stderr).toBe('start-flux-queue: error: commands.post failed with exit code 6\n');
+    expect(result.status).toBe(0);
   });
 
   test('waits for flux-view.sh only for a bounded time, then runs without it', () => {

@@ -5,7 +5,7 @@ import { LeadMode, ScriptModel } from '../../lib/scripts/model';
 import { renderScripts } from '../../lib/scripts/render';
 import { templateDirectory } from '../../lib/scripts/template';
 import { brokerOptions, Sandbox, sampleModel } from './harness';
-import { expectCleanShellScripts } from '../support/shell-check';
+import { expectCleanShellScripts, testWithShellcheck } from '../support/shell-check';
 
 /** User text with every shell metacharacter the quoting must survive. */
 const NASTY = `echo "it's" '$HOME' \`date\` $(id -u) \\$x "a\\"b"\n  printf '%s\\n' "tab\there" # comment`;
@@ -56,7 +56,7 @@ function variants(mode: LeadMode): Record<string, Partial<ScriptModel>> {
 }
 
 describe('rendered scripts are clean shell', () => {
-  test('every lead mode and option: bash -n and shellcheck -S warning pass', () => {
+  testWithShellcheck('every lead mode and option: bash -n and shellcheck -S warning pass', () => {
     const scripts: Record<string, string> = {};
     for (const mode of Object.values(LeadMode)) {
       for (const [variant, overrides] of Object.entries(variants(mode))) {
@@ -70,7 +70,7 @@ describe('rendered scripts are clean shell', () => {
     expectCleanShellScripts(scripts);
   });
 
-  test('the files the entrypoint writes at run time (flux-view.sh, flux-connect.sh) are clean too', () => {
+  testWithShellcheck('the files the entrypoint writes at run time (flux-view.sh, flux-connect.sh) are clean too', () => {
     const sandbox = new Sandbox();
     try {
       const written: Record<string, string> = {};

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { LeadMode } from '../../lib/scripts/model';
 import { renderScripts } from '../../lib/scripts/render';
 import { Sandbox, sampleModel } from './harness';
-import { expectCleanShellScripts } from '../support/shell-check';
+import { expectCleanShellScripts, testWithShellcheck } from '../support/shell-check';
 
 // ../shared next to the checkout (or next to the folder of git worktrees).
 const ROOT = path.join(__dirname, '..', '..');
@@ -55,7 +55,7 @@ function modelOf(sandbox: Sandbox | undefined, example: string) {
 }
 
 describeWithData('operator examples', () => {
-  test('every example renders to clean shell', () => {
+  testWithShellcheck('every example renders to clean shell', () => {
     const scripts: Record<string, string> = {};
     for (const example of fs.readdirSync(dataDir!).filter((d) => fs.existsSync(path.join(dataDir!, d, 'minicluster.yaml')))) {
       for (const [key, text] of Object.entries(renderScripts(modelOf(undefined, example)))) {

@@ -1,13 +1,39 @@
 /**
  * Checks a rendered shell script with `bash -n` (syntax) and `shellcheck` (shell bash, severity
- * warning or stricter). shellcheck must be installed: CI's .ci/run installs it, and a missing binary
- * is an error rather than a silent skip, so a green run always means the scripts were checked.
+ * warning or stricter). Calling the checks without shellcheck installed is an error, never a silent
+ * pass. Tests that lint declare themselves with `testWithShellcheck`: on a machine with only Node and
+ * npm (the README's `npm ci && npm test`) they are skipped under a name that says so, with a
+ * warning; CI's .ci/run installs shellcheck, so CI always lints.
  */
 import { spawnSync } from 'child_process';
 
+/** Whether `shellcheck` runs on this machine. */
+export const SHELLCHECK_INSTALLED = spawnSync('shellcheck', ['--version'], { env: process.env, encoding: 'utf8' }).status === 0;
+
+const SKIP_REASON = 'skipped: shellcheck is not installed';
+let warned = false;
+
+/**
+ * A jest test that needs shellcheck: a plain `test` when it is installed; otherwise a skipped test
+ * whose name ends in `[skipped: shellcheck is not installed]`, and one warning per test file.
+ */
+export function testWithShellcheck(name: string, fn: jest.ProvidesCallback, timeout?: number): void {
+  if (SHELLCHECK_INSTALLED) {
+    test(name, fn, timeout);
+    return;
+  }
+  if (!warned) {
+    warned = true;
+    // eslint-disable-next-line no-console
+    console.warn(`SKIPPED: shellcheck is not installed, so the rendered scripts are not linted (bash -n still runs): install it with \`apt-get install -y shellcheck\` (CI's .ci/run does)`);
+  }
+  test.skip(`${name} [${SKIP_REASON}]`, fn, timeout);
+}
+
+
 /** Every finding as `<name>:<line>[:<column>]: <tool> <level> <code>: <message>`; empty when clean. */
 export function checkShellScript(name: string, text: string): string[] {
-  return [...bashSyntax(name, text), ...shellcheck(name, text)];
+  return [...checkBashSyntax(name, text), ...shellcheck(name, text)];
 }
 
 /** Fails (throws) with every finding listed when the script is not clean. */
@@ -32,7 +58,8 @@ function run(command: string, args: string[], input: string): { status: number |
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-function bashSyntax(name: string, text: string): string[] {
+/** `bash -n` findings only: the part of the check every machine can run. */
+export function checkBashSyntax(name: string, text: string): string[] {
   const { status, stderr } = run('bash', ['-n'], text);
   if (status === 0) return [];
   // bash reads the script from stdin and reports e.g. "bash: line 3: syntax error near ...".

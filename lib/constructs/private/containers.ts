@@ -11,6 +11,7 @@ export const VOLUMES = {
   software: 'flux-software',
   entrypoint: 'flux-entrypoint',
   certificate: 'flux-curve-cert',
+  handshakeProgram: 'flux-handshake-program',
 } as const;
 
 /** The entrypoint ConfigMap's name. */
@@ -29,9 +30,14 @@ function fluxMounts(r: ResolvedMiniCluster, withSoftware: boolean): VolumeMount[
   return mounts;
 }
 
-/** The flux view init container: copies Flux into the shared volume and writes the configs. */
+/**
+ * The flux view init container: copies Flux into the shared volumes and writes the configs. It
+ * copies the install tree straight into the volume the other containers mount at /opt/software
+ * (mounted here at <mountPath>/software, where flux-init.sh writes it): one copy, not two.
+ */
 export function fluxViewInitContainer(r: ResolvedMiniCluster): Container {
   const view = r.props.flux?.container ?? {};
+  const software = r.viewDisabled ? [] : [{ name: VOLUMES.software, mountPath: `${r.mountPath}/software` }];
   return clean({
     name: r.viewName,
     image: r.viewImage,
@@ -40,7 +46,7 @@ export function fluxViewInitContainer(r: ResolvedMiniCluster): Container {
     workingDir: view.workingDir,
     resources: resources(view.resources),
     securityContext: securityContext(view.securityContext),
-    volumeMounts: fluxMounts(r, false).filter((m) => m.name !== VOLUMES.certificate),
+    volumeMounts: [...fluxMounts(r, false).filter((m) => m.name !== VOLUMES.certificate), ...software],
   });
 }
 

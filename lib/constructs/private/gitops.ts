@@ -17,6 +17,7 @@ import { DNS1035_LABEL, DNS1123_LABEL, labelValueError } from '../../core/k8s-fo
 import { MiniClusterProps } from '../mini-cluster-props';
 import { GitOpsOptions } from '../props/gitops';
 import type { Violation } from './validate-mini-cluster-props';
+import { isRuntimeProgramConfigMap } from './runtime-programs';
 
 /** Hex digits of the content hash in a Job name. */
 export const JOB_HASH_LENGTH = 8;
@@ -87,11 +88,13 @@ export function runJobName(name: string, g: GitOpsOptions | undefined, fingerpri
 /**
  * A short hash of a run's Jobs and ConfigMaps, without what can change in place (labels and
  * annotations of the objects, the Job's mutable fields) and without the certificate's objects,
- * which outlive runs.
+ * which outlive runs. The shared runtime programs are left out too: the Job names the one it mounts,
+ * whose name holds the program's own hash.
  */
 export function contentHash(docs: any[]): string {
   const run = docs
     .filter((d) => (d.kind === 'Job' || d.kind === 'ConfigMap') && d.metadata?.labels?.['app.kubernetes.io/component'] !== 'curve-cert')
+    .filter((d) => !isRuntimeProgramConfigMap(d))
     .map((d) => {
       const { labels: _labels, annotations: _annotations, ...metadata } = d.metadata ?? {};
       const out = { ...d, metadata };
@@ -124,8 +127,10 @@ export function jobLabels(props: MiniClusterProps): Record<string, string> {
 /** The objects the GitOps annotations go on. */
 export interface GitOpsTargets {
   readonly job: ApiObject;
-  /** The certificate Job, its RBAC and program ConfigMap, or the inline certificate Secret. */
+  /** The certificate Job and its RBAC, or the inline certificate Secret. */
   readonly certificateObjects: ApiObject[];
+  /** The certificate Job's program: a ConfigMap shared with the namespace's other clusters. */
+  readonly certificateProgram?: ApiObject;
 }
 
 /** Adds the Argo CD and Flux CD annotations the options ask for. */
@@ -139,6 +144,14 @@ export function addGitOpsAnnotations(targets: GitOpsTargets, g: GitOpsOptions | 
       o.metadata.addAnnotation(ARGOCD_HOOK_DELETE_POLICY, 'BeforeHookCreation');
       // RBAC and the program first, then the Job, so its pod never starts without its permissions.
       o.metadata.addAnnotation(ARGOCD_SYNC_WAVE, o.kind === 'Job' ? '0' : '-1');
+    }
+    // The hook Job runs before any plain resource exists, so its program must be a hook too. Shared
+    // with clusters that have no hook, it still exists for their plain Jobs, which run later.
+    const program = targets.certificateProgram;
+    if (program) {
+      program.metadata.addAnnotation(ARGOCD_HOOK, 'PreSync');
+      program.metadata.addAnnotation(ARGOCD_HOOK_DELETE_POLICY, 'BeforeHookCreation');
+      program.metadata.addAnnotation(ARGOCD_SYNC_WAVE, '-1');
     }
   }
   if (g?.fluxCd) {

@@ -14,8 +14,8 @@ import { ResolvedMiniCluster } from './resolve';
 export const HANDSHAKE_CONTAINER = 'flux-handshake';
 /** The emptyDir the handshake writes its results into, shared with the Flux runner. */
 export const HANDSHAKE_VOLUME = 'flux-handshake';
-/** ConfigMap key of the bundled program in the entrypoint ConfigMap. */
-export const HANDSHAKE_PROGRAM_KEY = `${HANDSHAKE_PROGRAM}.js`;
+/** File name of the bundled program: the key of its shared ConfigMap (runtime-programs.ts). */
+const HANDSHAKE_PROGRAM_FILE = `${HANDSHAKE_PROGRAM}.js`;
 const DEFAULT_DEADLINE_SECONDS = 300;
 
 /** Everything the pod and the chart need for the handshake, or undefined when it is off. */
@@ -24,7 +24,8 @@ export interface HandshakeParts {
   readonly container: Container;
   /** Native sidecar (restartPolicy Always) or plain init container. */
   readonly lifecycle: HandshakeLifecycle;
-  readonly volume: Volume;
+  /** The handshake's output directory (emptyDir) and its program (the shared ConfigMap). */
+  readonly volumes: Volume[];
   readonly runnerMount: { name: string; mountPath: string; readOnly: boolean };
   /** How long the entrypoint waits for `ready` (the handshake's deadline plus slack). */
   readonly scriptWaitSeconds: number;
@@ -40,9 +41,19 @@ export function handshakeMemoryLimit(maxSize: number): string {
   return `${Math.max(128, 64 + Math.ceil((maxSize * 6) / 1024))}Mi`;
 }
 
-export function handshakeParts(r: ResolvedMiniCluster): HandshakeParts | undefined {
+/** Whether the cluster runs the handshake. */
+export function handshakeEnabled(r: ResolvedMiniCluster): boolean {
+  return r.props.handshake?.enabled !== false;
+}
+
+/**
+ * The handshake's pod parts, or undefined when it is off. `programConfigMap` holds the program
+ * under HANDSHAKE_PROGRAM_FILE: mounted where the entrypoint ConfigMap used to be, so the program
+ * path in the container, `/flux_operator/handshake.js`, is unchanged.
+ */
+export function handshakeParts(r: ResolvedMiniCluster, programConfigMap: string): HandshakeParts | undefined {
   const h = r.props.handshake ?? {};
-  if (h.enabled === false) return undefined;
+  if (!handshakeEnabled(r)) return undefined;
   const lifecycle = r.features.nativeSidecars ? HandshakeLifecycle.SIDECAR : HandshakeLifecycle.INIT;
   const deadline = h.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS;
   const wiring = handshakeWiring({
@@ -61,7 +72,7 @@ export function handshakeParts(r: ResolvedMiniCluster): HandshakeParts | undefin
     bindInterface: r.bindInterface,
     deadlineSeconds: deadline,
     clusterDomain: r.clusterDomain,
-    programPath: `${ENTRYPOINT_MOUNT_DIR}/${HANDSHAKE_PROGRAM_KEY}`,
+    programPath: `${ENTRYPOINT_MOUNT_DIR}/${HANDSHAKE_PROGRAM_FILE}`,
   });
   const env: EnvVar[] = wiring.env.map((e) => (e.fieldPath !== undefined
     ? { name: e.name, valueFrom: { fieldRef: { fieldPath: e.fieldPath } } }
@@ -77,27 +88,25 @@ export function handshakeParts(r: ResolvedMiniCluster): HandshakeParts | undefin
     terminationMessagePolicy: 'FallbackToLogsOnError',
     volumeMounts: [
       { name: HANDSHAKE_VOLUME, mountPath: wiring.outDir },
-      { name: VOLUMES.entrypoint, mountPath: ENTRYPOINT_MOUNT_DIR, readOnly: true },
+      // Only the program: the handshake reads nothing else of the entrypoint ConfigMap.
+      { name: VOLUMES.handshakeProgram, mountPath: ENTRYPOINT_MOUNT_DIR, readOnly: true },
       { name: VOLUMES.certificate, mountPath: CERTIFICATE_MOUNT_DIR, readOnly: true },
     ],
   };
   if (lifecycle === HandshakeLifecycle.SIDECAR) {
-    // Keeps answering late or restarted peers; the startup probe holds the Flux container back
-    // until the handshake has finished, well or badly (the entrypoint reads which).
-    Object.assign(container, {
-      restartPolicy: 'Always',
-      startupProbe: {
-        exec: { command: wiring.startupProbeCommand },
-        periodSeconds: 1,
-        failureThreshold: deadline + 30,
-      },
-    });
+    // Keeps answering late or restarted peers. No startup probe: the pod's other containers start
+    // at once, so the handshake overlaps the view copy, and the entrypoint waits for its result
+    // (ready or failed) instead of a probe period (a probe runs at most once a second).
+    container.restartPolicy = 'Always';
   }
   return {
     wiring,
     container,
     lifecycle,
-    volume: { name: HANDSHAKE_VOLUME, emptyDir: {} },
+    volumes: [
+      { name: HANDSHAKE_VOLUME, emptyDir: {} },
+      { name: VOLUMES.handshakeProgram, configMap: { name: programConfigMap, defaultMode: 0o444 } },
+    ],
     runnerMount: { name: HANDSHAKE_VOLUME, mountPath: wiring.outDir, readOnly: true },
     scriptWaitSeconds: deadline + 30,
     // A handshake failure (peer never came, certificate mismatch, hostname or bind problem) cannot

@@ -122,10 +122,15 @@ export function resourceEncodeArgs(c: MiniClusterContainer): string[] {
   const limits = c.resources?.limits ?? {};
   const args: string[] = [];
   const cpu = wholeQuantity(limits.cpu);
-  if (cpu !== undefined && cpu >= 1) args.push(`--cores=0-${cpu - 1}`);
+  if (cpu !== undefined && cpu >= 1) args.push(`--cores=${firstIds(cpu)}`);
   if (args.length === 0) return ['--local'];
   const gpuKey = Object.keys(limits).sort().find((k) => /(^|\/)gpu$/.test(k));
   const gpus = gpuKey ? wholeQuantity(limits[gpuKey]) : undefined;
-  if (gpus !== undefined && gpus >= 1) args.push(`--gpu=0-${gpus - 1}`);
+  if (gpus !== undefined && gpus >= 1) args.push(`--gpu=${firstIds(gpus)}`);
   return args;
+}
+
+/** The RFC 22 idset of ids 0 to count-1: `0` for one (flux R encode rejects the range `0-0`). */
+function firstIds(count: number): string {
+  return count === 1 ? '0' : `0-${count - 1}`;
 }

@@ -18,8 +18,8 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
     : c.launcher ? LeadMode.LAUNCHER
       : c.batch ? LeadMode.BATCH
         : LeadMode.SUBMIT;
-  const flags = [nodeTaskFlags(r.size, r.tasks), r.props.flux?.optionFlags, r.debug ? '-vvv' : undefined]
-    .filter((s): s is string => !!s && s.trim() !== '').join(' ');
+  const words = (...parts: Array<string | undefined>) => parts.filter((s): s is string => !!s && s.trim() !== '').join(' ');
+  const debugFlag = r.debug ? '-vvv' : undefined;
   return {
     clusterName: r.name,
     leadHostname: hostname(r.name, 0),
@@ -55,7 +55,8 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
     logsDir: c.logs ?? '/tmp/fluxout',
     workingDir: c.workingDir,
     submitCommand: r.submitCommand,
-    submitFlags: flags,
+    submitFlags: words(nodeTaskFlags(r.size, r.tasks), r.props.flux?.optionFlags, debugFlag),
+    batchJobFlags: words(r.props.flux?.optionFlags, debugFlag),
     wrap: r.props.flux?.wrap,
     interactive: r.interactive,
     completeWorkers: r.completeWorkers,

@@ -35,7 +35,7 @@ const TOLERATION_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const PULL_POLICIES: string[] = Object.values(ImagePullPolicy);
 const VOLUME_SOURCES: (keyof ContainerVolume)[] = ['hostPath', 'configMapName', 'claimName', 'secretName', 'emptyDir', 'csiDriver'];
 /** Names the MiniCluster gives its own volumes. */
-export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake', 'flux-tmp'];
+export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake', 'flux-handshake-program', 'flux-tmp'];
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const intInRange = (v: unknown, lo: number, hi = Number.MAX_SAFE_INTEGER) => isInt(v) && v >= lo && v <= hi;

@@ -1,4 +1,5 @@
 /** Props of the containers in every pod of a MiniCluster (the operator's `MiniClusterContainer`). */
+import { IConfigMapReference, IPersistentVolumeClaimReference, ISecretReference } from './references';
 
 /** How the kubelet pulls an image. */
 export enum ImagePullPolicy {
@@ -10,53 +11,55 @@ export enum ImagePullPolicy {
   NEVER = 'Never',
 }
 
-/** A key of a Secret, exposed as an environment variable. */
+/** A key of a Secret, exposed as an environment variable. Name the Secret by `name` or `secret`. */
 export interface SecretKeyReference {
-  /** Name of the Secret. */
-  readonly name: string;
+  /** Name of the Secret. @default - the name of `secret`; one of the two is required */
+  readonly name?: string;
+  /** The Secret, as an object (a cdk8s-plus `Secret` of any version fits). @default - the Secret named by `name` */
+  readonly secret?: ISecretReference;
   /** Key inside the Secret. */
   readonly key: string;
 }
 
 /** Compute resources of a container, as Kubernetes quantities (`'500m'`, `'2Gi'`, `'1'`). */
 export interface ContainerResources {
-  /** @default - no requests */
+  /** Requests, resource name to quantity. @default - no requests */
   readonly requests?: { [resource: string]: string };
-  /** @default - no limits */
+  /** Limits, resource name to quantity. @default - no limits */
   readonly limits?: { [resource: string]: string };
 }
 
 /** Linux capabilities to add or drop. */
 export interface Capabilities {
-  /** @default - none */
+  /** Capabilities to add (for example `SYS_PTRACE`). @default - none */
   readonly add?: string[];
-  /** @default - none */
+  /** Capabilities to drop (for example `ALL`). @default - none */
   readonly drop?: string[];
 }
 
 /** The subset of a Kubernetes container SecurityContext that a MiniCluster passes through. */
 export interface ContainerSecurityContext {
-  /** @default - not set */
+  /** Run the container privileged. @default - not set */
   readonly privileged?: boolean;
-  /** @default - not set */
+  /** User ID of the container's processes. @default - not set */
   readonly runAsUser?: number;
-  /** @default - not set */
+  /** Group ID of the container's processes. @default - not set */
   readonly runAsGroup?: number;
-  /** @default - not set */
+  /** The kubelet refuses to start the container as root. @default - not set */
   readonly runAsNonRoot?: boolean;
-  /** @default - not set */
+  /** Whether a process may gain more privileges than its parent. @default - not set */
   readonly allowPrivilegeEscalation?: boolean;
-  /** @default - not set */
+  /** Mount the container's root filesystem read-only. @default - not set */
   readonly readOnlyRootFilesystem?: boolean;
-  /** @default - not set */
+  /** Linux capabilities to add or drop. @default - not set */
   readonly capabilities?: Capabilities;
 }
 
 /** Exec lifecycle hooks; each is one command run without a shell, as the operator does. */
 export interface ContainerLifecycle {
-  /** @default - none */
+  /** Command run right after the container starts (postStart exec hook). @default - none */
   readonly postStartExec?: string;
-  /** @default - none */
+  /** Command run before the container stops (preStop exec hook). @default - none */
   readonly preStopExec?: string;
 }
 
@@ -91,14 +94,23 @@ export interface ContainerVolume {
   readonly readOnly?: boolean;
   /** A hostPath directory. @default - not a hostPath volume */
   readonly hostPath?: string;
-  /** A ConfigMap. @default - not a ConfigMap volume */
+  /** A ConfigMap, by name. @default - not a ConfigMap volume */
   readonly configMapName?: string;
+  /** A ConfigMap, as an object (a cdk8s-plus `ConfigMap` of any version fits); as configMapName. @default - not a ConfigMap volume */
+  readonly configMap?: IConfigMapReference;
   /** ConfigMap keys to project, key to path. @default - all keys */
   readonly items?: { [key: string]: string };
-  /** A PersistentVolumeClaim. @default - not a PVC volume */
+  /** A PersistentVolumeClaim, by name. @default - not a PVC volume */
   readonly claimName?: string;
-  /** A Secret. @default - not a Secret volume */
+  /**
+   * A PersistentVolumeClaim, as an object (a cdk8s-plus `PersistentVolumeClaim` of any version
+   * fits); as claimName. @default - not a PVC volume
+   */
+  readonly persistentVolumeClaim?: IPersistentVolumeClaimReference;
+  /** A Secret, by name. @default - not a Secret volume */
   readonly secretName?: string;
+  /** A Secret, as an object (a cdk8s-plus `Secret` of any version fits); as secretName. @default - not a Secret volume */
+  readonly secret?: ISecretReference;
   /** An emptyDir. @default false */
   readonly emptyDir?: boolean;
   /** emptyDir medium: `memory` for a tmpfs. @default - node disk */
@@ -125,21 +137,21 @@ export interface MiniClusterContainer {
    * @default - none: the lead broker runs an interactive instance
    */
   readonly command?: string;
-  /** @default - the image's working directory */
+  /** Working directory of the command. @default - the image's working directory */
   readonly workingDir?: string;
   /** Environment variables. @default - none */
   readonly environment?: { [name: string]: string };
   /** Environment variables read from Secrets, variable name to Secret key. @default - none */
   readonly secrets?: { [name: string]: SecretKeyReference };
-  /** @default - no requests or limits */
+  /** Compute resources of the container. @default - no requests or limits */
   readonly resources?: ContainerResources;
   /** TCP ports the container listens on. @default - none */
   readonly ports?: number[];
   /** Volumes, by volume name. @default - none */
   readonly volumes?: { [name: string]: ContainerVolume };
-  /** @default - none */
+  /** postStart and preStop hooks. @default - none */
   readonly lifecycle?: ContainerLifecycle;
-  /** @default - none */
+  /** Shell snippets the entrypoint runs at fixed points. @default - none */
   readonly commands?: ContainerCommands;
   /** Give the command to `flux start` directly (workflow tools that submit their own jobs). @default false */
   readonly launcher?: boolean;
@@ -151,11 +163,13 @@ export interface MiniClusterContainer {
   readonly logs?: string;
   /** Pull the image every time (wins over imagePullPolicy). @default false */
   readonly pullAlways?: boolean;
-  /** @default ImagePullPolicy.IF_NOT_PRESENT */
+  /** When the kubelet pulls the image. @default ImagePullPolicy.IF_NOT_PRESENT */
   readonly imagePullPolicy?: ImagePullPolicy;
   /** Name of an image pull Secret added to the pod. @default - none */
   readonly imagePullSecret?: string;
-  /** @default - none */
+  /** An image pull Secret added to the pod, as an object (a cdk8s-plus `Secret` fits); as imagePullSecret. @default - none */
+  readonly imagePullSecretRef?: ISecretReference;
+  /** The container's security context (a subset of Kubernetes'). @default - none */
   readonly securityContext?: ContainerSecurityContext;
   /**
    * This container runs Flux. Exactly one container must; a single container always does.

@@ -3,7 +3,7 @@ import { ContainerResources, ContainerSecurityContext } from './container';
 
 /** The flux view init container, which copies a Flux install into every pod. */
 export interface FluxViewOptions {
-  /** @default DEFAULT_FLUX_VIEW_IMAGE (ghcr.io/converged-computing/flux-view-ubuntu:tag-noble) */
+  /** Image holding the Flux install to copy. @default DEFAULT_FLUX_VIEW_IMAGE (ghcr.io/converged-computing/flux-view-ubuntu:tag-noble) */
   readonly image?: string;
   /** Init container name, also the name of its emptyDir volume. @default flux-view */
   readonly name?: string;
@@ -11,15 +11,15 @@ export interface FluxViewOptions {
   readonly mountPath?: string;
   /** The application image already has Flux on its PATH: the view is not copied. @default false */
   readonly disable?: boolean;
-  /** @default - the image's working directory */
+  /** Working directory of the init container. @default - the image's working directory */
   readonly workingDir?: string;
   /** PYTHONPATH for Flux's Python bindings. @default - the view's site-packages */
   readonly pythonPath?: string;
-  /** @default - no requests or limits */
+  /** Compute resources of the init container. @default - no requests or limits */
   readonly resources?: ContainerResources;
-  /** @default false */
+  /** Pull the image every time. @default false */
   readonly pullAlways?: boolean;
-  /** @default - none */
+  /** The init container's security context. @default - none */
   readonly securityContext?: ContainerSecurityContext;
 }
 
@@ -33,7 +33,7 @@ export interface SchedulerOptions {
 
 /** Flux options. */
 export interface FluxOptions {
-  /** @default - the default flux view */
+  /** The flux view init container. @default - the default flux view */
   readonly container?: FluxViewOptions;
   /** Replaces `flux submit` on the lead broker (for example `flux mini submit`). @default flux submit */
   readonly submitCommand?: string;
@@ -49,7 +49,7 @@ export interface FluxOptions {
   readonly completeWorkers?: boolean;
   /** Broker `log-stderr-level` (0-7). @default 6 */
   readonly logLevel?: number;
-  /** @default - Fluxion with fcfs */
+  /** The scheduler: Fluxion and its queue policy, or sched-simple. @default - Fluxion with fcfs */
   readonly scheduler?: SchedulerOptions;
   /** Extra variables exported in the flux environment script (`flux-view.sh`). @default - none */
   readonly environment?: { [name: string]: string };

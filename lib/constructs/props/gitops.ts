@@ -53,8 +53,8 @@ export interface GitOpsOptions {
    * @default - none
    */
   readonly runId?: string;
-  /** @default - no Argo CD annotations */
+  /** Annotations for Argo CD. @default - no Argo CD annotations */
   readonly argoCd?: ArgoCdOptions;
-  /** @default - no Flux CD annotations */
+  /** Annotations for Flux CD. @default - no Flux CD annotations */
   readonly fluxCd?: FluxCdOptions;
 }

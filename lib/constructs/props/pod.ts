@@ -1,8 +1,9 @@
 /** Props of the MiniCluster's pods (the operator's `spec.pod`, `spec.logging`, `spec.network`). */
+import { IServiceAccountReference } from './references';
 
 /** A toleration. */
 export interface Toleration {
-  /** @default - matches all keys */
+  /** Taint key the toleration matches. @default - matches all keys */
   readonly key?: string;
   /**
    * `Equal` or `Exists`.
@@ -10,7 +11,7 @@ export interface Toleration {
    * @jsii suppress JSII5018 C# capitalizes members (`Operator`): not a keyword there
    */
   readonly operator?: string;
-  /** @default - none */
+  /** Taint value the toleration matches (with `Equal`). @default - none */
   readonly value?: string;
   /** `NoSchedule`, `PreferNoSchedule` or `NoExecute`. @default - all effects */
   readonly effect?: string;
@@ -30,25 +31,30 @@ export interface PodOptions {
   readonly labels?: { [key: string]: string };
   /** Pod annotations. @default - none */
   readonly annotations?: { [key: string]: string };
-  /** @default - the namespace's default service account, with no token mounted */
+  /** Name of the pods' service account. @default - the namespace's default service account, with no token mounted */
   readonly serviceAccountName?: string;
+  /**
+   * The pods' service account, as an object (a cdk8s-plus `ServiceAccount` of any version fits); as
+   * serviceAccountName. @default - the namespace's default service account, with no token mounted
+   */
+  readonly serviceAccount?: IServiceAccountReference;
   /** Mount the service account token. @default false */
   readonly automountServiceAccountToken?: boolean;
-  /** @default - none */
+  /** Node labels the pods must run on. @default - none */
   readonly nodeSelector?: { [key: string]: string };
   /** Required node affinity: each label key must have one of the values. @default - none */
   readonly nodeAffinity?: { [key: string]: string[] };
-  /** @default - none */
+  /** Taints the pods tolerate. @default - none */
   readonly tolerations?: Toleration[];
-  /** @default - the default scheduler */
+  /** Scheduler of the pods. @default - the default scheduler */
   readonly schedulerName?: string;
-  /** @default - none */
+  /** RuntimeClass of the pods. @default - none */
   readonly runtimeClassName?: string;
-  /** @default - ClusterFirst */
+  /** DNS policy of the pods. @default - ClusterFirst */
   readonly dnsPolicy?: string;
-  /** @default false */
+  /** Share the host's IPC namespace (needs PodSecurityLevel.PRIVILEGED). @default false */
   readonly hostIPC?: boolean;
-  /** @default false */
+  /** Share the host's PID namespace (needs PodSecurityLevel.PRIVILEGED). @default false */
   readonly hostPID?: boolean;
   /** Pod securityContext.fsGroup. @default - none; runAsGroup when runAsUser is set or at PodSecurityLevel.RESTRICTED */
   readonly fsGroup?: number;

@@ -14,12 +14,26 @@ fail() {
 }
 
 # Runs a user snippet from the container's `commands` in this shell, as the Flux Operator inlined
-# them, so that a snippet can export variables for Flux.
+# them, so that a snippet can export variables for Flux. Its status (that of its last command, or
+# the first failing one in strict mode, which ends the script) is left in hook_status, and a failure
+# is reported: a snippet that fails is never silent.
+hook_status=0
 run_hook() {
+  hook_status=0
   if [ -n "$2" ]; then
     say "running commands.$1"
     eval "$2"
+    hook_status=$?
+    if [ "$hook_status" -ne 0 ]; then
+      printf '%s: error: commands.%s failed with exit code %s\n' "$script_name" "$1" "$hook_status" >&2
+    fi
   fi
+}
+
+# A short pause between two checks of something another container writes: a tenth of a second
+# where sleep takes fractions (GNU coreutils, busybox), else a second.
+nap() {
+  sleep 0.1 2>/dev/null || sleep 1
 }
 
 # Waits until path $1 exists, for at most $2 seconds; returns 1 on timeout.
@@ -29,7 +43,7 @@ wait_for_file() {
     if [ "$SECONDS" -ge "$deadline" ]; then
       return 1
     fi
-    sleep 1
+    nap
   done
 }
 

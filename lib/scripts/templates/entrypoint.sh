@@ -194,12 +194,11 @@ if [ -z "${HOME:-}" ] || [ "$HOME" = / ] || [ ! -w "$HOME" ]; then
 fi
 
 #@@UNLESS VIEW_DISABLED@@
-# --- The Flux view: its symlinks and RPATHs point into /opt/software, restored from the copy the init
-# container left in the volume. FLUX_OPT_DIR replaces /opt for tests only.
+# --- The Flux view: its symlinks and RPATHs point into /opt/software, the volume the init container
+# copied the install tree into. FLUX_OPT_DIR replaces /opt for tests only.
 software_dir="${FLUX_OPT_DIR:-/opt}/software"
-say "restoring the Flux software tree in $software_dir"
-if ! { mkdir -p "$software_dir" && cp -R "$mount_path/software/." "$software_dir/"; }; then
-  fail "cannot copy $mount_path/software to $software_dir (mount a writable emptyDir there)"
+if [ -z "$(ls -A "$software_dir" 2>/dev/null)" ]; then
+  fail "$software_dir is empty: the flux view init container copies the Flux install tree into the volume mounted there"
 fi
 #@@END VIEW_DISABLED@@
 # flux-view.sh is written last: sidecars wait for it, so it also says the view is ready.
@@ -469,7 +468,7 @@ prepare_broker_config() {
     if [ "$SECONDS" -ge "$deadline" ]; then
       fail "the hosts handshake did not write $handshake_dir/ready within ${handshake_wait_seconds}s (HANDSHAKE_WAIT_SECONDS)"
     fi
-    sleep 1
+    nap
   done
   if [ "$rank" -gt 0 ]; then
     write_rank_config || fail "cannot write $rank_config_dir/broker.toml"
@@ -480,7 +479,7 @@ prepare_broker_config() {
 
 run_lead() {
 #@@IF LEAD_BATCH@@
-  # One Flux job per command line, in one batch job; its output goes to FLUX_OUTPUT_DIR.
+  # The jobs' output goes to FLUX_OUTPUT_DIR.
   export FLUX_OUTPUT_DIR="$logs_dir"
   mkdir -p "$FLUX_OUTPUT_DIR" || fail "cannot create FLUX_OUTPUT_DIR $FLUX_OUTPUT_DIR"
   local batch_dir=${working_dir:-$PWD}
@@ -528,9 +527,18 @@ run_lead() {
     "${user_command[@]}")
 #@@END LEAD_LAUNCHER@@
 #@@IF LEAD_BATCH@@
+#@@UNLESS BATCH_RAW@@
+  # The batch program submits each line as a job and writes their output here, on the lead.
+  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" "${prefix_words[@]}"
+    bash "$batch_file")
+#@@END BATCH_RAW@@
+#@@IF BATCH_RAW@@
+  # The user's script runs as one `flux batch` job, on whichever nodes it gets; its own output stays
+  # in the KVS, so that this pod prints it.
   # shellcheck disable=SC2016 # $@ belongs to the inner bash, which gets the flags as arguments
   local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" "${prefix_words[@]}"
-    bash -c 'flux batch "$@" && flux job wait --all' flux-batch "${submit_flag_words[@]}" --flags waitable "$batch_file")
+    bash -c 'batch_id=$(flux batch --output=kvs "$@") && flux job attach "$batch_id"' flux-batch "${submit_flag_words[@]}" "$batch_file")
+#@@END BATCH_RAW@@
 #@@END LEAD_BATCH@@
 #@@IF LEAD_INTERACTIVE@@
   # No command: an interactive broker, and the pod stays up.
@@ -594,4 +602,10 @@ else
   run_worker
 fi
 run_hook post "$hook_post"
+# A failed post step on the lead (often a check of the job's outputs, which the lead holds) fails
+# its container, and so the Job, when Flux did not; on the other ranks it is only reported, since a
+# worker's failure would fail the Job while the lead may still be finishing.
+if [ "$hook_status" -ne 0 ] && [ "$exit_status" -eq 0 ] && [ "$rank" -eq 0 ]; then
+  exit_status=$hook_status
+fi
 exit "$exit_status"

@@ -33,8 +33,9 @@ printf '%s\n' "$hostlist" > "$system_dir/hostlist"
 say "wrote $config_dir/broker.toml and $system_dir/hostlist ($hostlist)"
 
 #@@UNLESS VIEW_DISABLED@@
-# The view image holds a Spack view (/opt/view, symlinks into /opt/software) and the install tree;
-# the runner restores the tree at /opt/software so that the view's symlinks and RPATHs resolve.
+# The view image holds a Spack view (/opt/view, symlinks into /opt/software) and the install tree.
+# $mount_path/software is the volume the other containers mount at /opt/software, so the view's
+# symlinks and RPATHs resolve there without a second copy.
 # FLUX_OPT_DIR replaces /opt for tests only.
 image_opt=${FLUX_OPT_DIR:-/opt}
 view_source=$(readlink -f "$image_opt/view") || fail "$image_opt/view is missing: is this a flux view image?"

@@ -38,5 +38,6 @@ if [ -n "$sidecar_command" ]; then
   say "running the container's command"
   eval "$sidecar_command" || status=$?
 fi
+# A failed post step is reported (run_hook); the container's status stays its command's.
 run_hook post "$hook_post"
 exit "$status"

@@ -1,0 +1,157 @@
+/**
+ * Bring-up benchmark: `npm run bench:bringup`. A MiniCluster of this library against podemu's
+ * naive operator-style Job (../shared/tools/podemu/testdata/fluxtest.yaml, resized), both run with
+ * real Flux in the pod emulator, alternating, in the same run: at N = 4 and 16 pods, with healthy
+ * DNS and with slow DNS (records 10 s late, 30 s negative cache, pods 1 s apart).
+ *
+ * Both run the same initial program (`flux resource list; flux run -N<N> hostname`) from the same
+ * flux-view and ubuntu images. Prints medians of the per-pair ratios (first pod -> every broker
+ * connected, first pod -> Job success), where the library's time goes, and a sidecar's peak RSS.
+ * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX); BRINGUP_RUNS sets the pairs (default 3).
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { App, Chart } from 'cdk8s';
+import { parseAllDocuments, stringify } from 'yaml';
+import { MiniCluster } from '../lib';
+import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
+import { RssSampler } from './bringup/rss';
+import { phases, PhaseTimes } from './bringup/phases';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'build', 'lib', 'cli', 'main.js');
+const WORK = process.env.BRINGUP_DIR ?? '/tmp/cdk8s-minicluster-bringup';
+const RUNS = Number(process.env.BRINGUP_RUNS ?? 3);
+const SIZES = [4, 16];
+
+interface Scenario {
+  readonly name: string;
+  readonly dnsDelay?: number;
+  readonly negTtl?: number;
+  readonly stagger?: number;
+}
+const SCENARIOS: Scenario[] = [
+  { name: 'healthy DNS' },
+  { name: 'slow DNS (--dns-delay 10 --neg-ttl 30 --stagger 1)', dnsDelay: 10, negTtl: 30, stagger: 1 },
+];
+
+/** One run's measurements, seconds from the first pod's start. */
+interface Measure {
+  readonly brokers: number;
+  readonly success: number;
+  readonly phases?: PhaseTimes;
+}
+
+/** The library's side: a MiniCluster running the naive Job's initial program as its own. */
+function libraryManifests(dir: string, n: number): { manifests: string[]; secrets: string[]; job: string } {
+  const app = new App({ outdir: dir });
+  const chart = new Chart(app, 'bringup', { namespace: 'default' });
+  new MiniCluster(chart, 'fluxlib', {
+    size: n,
+    logging: { quiet: true },
+    containers: [{ image: 'ubuntu:noble', launcher: true, command: `sh -c 'flux resource list; flux run -N${n} hostname'` }],
+  });
+  app.synth();
+  const secret = path.join(dir, 'curve-secret.yaml');
+  const r = spawnSync(process.execPath, [CLI, 'cert', '--secret', 'fluxlib-curve', '--cluster', 'fluxlib', '-o', secret, '--force'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`cdk8s-minicluster cert failed: ${r.stderr}`);
+  return { manifests: [path.join(dir, 'bringup.k8s.yaml')], secrets: [secret], job: 'fluxlib' };
+}
+
+/** podemu's naive Job, resized from 4 to n pods (hosts, the job's -N, completions, parallelism). */
+function naiveManifests(dir: string, n: number, podemu: string): { manifests: string[]; secrets: string[]; job: string } {
+  const testdata = path.join(path.dirname(podemu), 'testdata');
+  const docs = parseAllDocuments(fs.readFileSync(path.join(testdata, 'fluxtest.yaml'), 'utf8')).map((d) => d.toJS()).filter((d) => d);
+  for (const d of docs) {
+    if (d.kind === 'Job') Object.assign(d.spec, { completions: n, parallelism: n });
+    if (d.kind === 'ConfigMap') {
+      const start = d.data['start.sh'] as string;
+      if (!start.includes('fluxtest-[0-3]') || !start.includes('flux run -N4')) throw new Error('fluxtest.yaml changed: cannot resize it');
+      d.data['start.sh'] = start.replace('fluxtest-[0-3]', `fluxtest-[0-${n - 1}]`).replace('flux run -N4', `flux run -N${n}`);
+    }
+  }
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'naive.yaml');
+  fs.writeFileSync(file, docs.map((d) => stringify(d)).join('---\n'));
+  return { manifests: [file], secrets: [path.join(testdata, 'fluxtest-curve-secret.yaml')], job: 'fluxtest' };
+}
+
+async function measure(engines: Engines, input: { manifests: string[]; secrets: string[]; job: string }, s: Scenario, logs: string, rss?: RssSampler): Promise<Measure> {
+  fs.rmSync(logs, { recursive: true, force: true });
+  const run = new PodemuRun(engines, {
+    manifests: input.manifests, job: input.job, extraSecrets: input.secrets, logs, timeout: 300,
+    dnsDelay: s.dnsDelay, negTtl: s.negTtl, stagger: s.stagger,
+  });
+  rss?.start();
+  let summary: Summary;
+  try {
+    summary = await run.finished();
+  } finally {
+    rss?.stop();
+  }
+  if (summary.result !== 'Succeeded' || summary.wall_time_s === null || summary.flux_instance_up_s === null) {
+    throw new Error(`${input.job}: ${summary.result} (${summary.reason}); logs in ${logs}\n${run.console}`);
+  }
+  return { brokers: summary.flux_instance_up_s, success: summary.wall_time_s, phases: phases(summary) };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const f2 = (x: number) => x.toFixed(2);
+
+async function main(): Promise<void> {
+  const engines = findEngines();
+  if (engines.missing.length) {
+    console.log(`bench:bringup skipped: ${engines.missing.join('; ')}`);
+    return;
+  }
+  const rss = new RssSampler('handshake.js');
+  const rows: string[] = [];
+  const phaseRows: string[] = [];
+  for (const n of SIZES) {
+    const lib = libraryManifests(path.join(WORK, `lib-${n}`), n);
+    const naive = naiveManifests(path.join(WORK, `naive-${n}`), n, engines.podemu!);
+    for (const s of SCENARIOS) {
+      const pairs: Array<{ lib: Measure; naive: Measure }> = [];
+      for (let i = 0; i < RUNS; i++) {
+        // Alternate which goes first, so a drift in the machine's load hits both alike.
+        const order = i % 2 === 0 ? ['lib', 'naive'] : ['naive', 'lib'];
+        const got: Record<string, Measure> = {};
+        for (const which of order) {
+          got[which] = which === 'lib'
+            ? await measure(engines, lib, s, path.join(WORK, 'logs-lib'), rss)
+            : await measure(engines, naive, s, path.join(WORK, 'logs-naive'));
+        }
+        pairs.push({ lib: got.lib, naive: got.naive });
+        console.log(`N=${n} ${s.name} run ${i + 1}: library ${f2(got.lib.brokers)} / ${f2(got.lib.success)} s, naive ${f2(got.naive.brokers)} / ${f2(got.naive.success)} s (brokers connected / Job success)`);
+      }
+      const ratio = (key: 'brokers' | 'success') => median(pairs.map((p) => p.lib[key] / p.naive[key]));
+      const med = (which: 'lib' | 'naive', key: 'brokers' | 'success') => median(pairs.map((p) => p[which][key]));
+      rows.push(`| ${n} | ${s.name} | ${f2(med('lib', 'brokers'))} | ${f2(med('naive', 'brokers'))} | ${f2(med('lib', 'success'))} | ${f2(med('naive', 'success'))} | ${f2(ratio('brokers'))} | ${f2(ratio('success'))} | ${f2(1 / ratio('success'))} |`);
+      for (const which of ['lib', 'naive'] as const) {
+        const ps = pairs.map((p) => p[which].phases).filter((p): p is PhaseTimes => !!p);
+        const m = (k: keyof PhaseTimes) => f2(median(ps.map((p) => p[k])));
+        phaseRows.push(`| ${n} | ${s.name} | ${which === 'lib' ? 'library' : 'naive'} | ${m('init')} | ${m('mainStart')} | ${m('brokerStart')} | ${m('connected')} | ${m('success')} |`);
+      }
+    }
+  }
+  console.log(`\nMedians of ${RUNS} alternating runs each; seconds from the first pod's start.\n`);
+  console.log('| N | DNS | library: brokers connected | naive: brokers connected | library: Job success | naive: Job success | library / naive (brokers) | library / naive (success) | naive / library (success) |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) console.log(r);
+  console.log('\nWhere the time goes (medians, seconds from the first pod\'s start, the last pod of each phase):\n');
+  console.log('| N | DNS | Job | init containers done | Flux container started | broker started | brokers connected | Job success |');
+  console.log('|---:|---|---|---:|---:|---:|---:|---:|');
+  for (const r of phaseRows) console.log(r);
+  console.log(`\nPeak RSS of one handshake sidecar (VmHWM, largest over all library runs): ${(rss.peakKiB / 1024).toFixed(1)} MiB`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -1,0 +1,28 @@
+/** When each phase of a bring-up ended for the last pod, from podemu's summary. */
+import { Summary } from '../../e2e/podemu';
+
+/** Seconds from the first pod's start. */
+export interface PhaseTimes {
+  /** The last pod's init containers (not sidecars) done. */
+  readonly init: number;
+  /** The last pod's main containers started. */
+  readonly mainStart: number;
+  /** The last broker process seen. */
+  readonly brokerStart: number;
+  /** The last follower connected to its parent. */
+  readonly connected: number;
+  readonly success: number;
+}
+
+export function phases(summary: Summary): PhaseTimes | undefined {
+  if (summary.wall_time_s === null || summary.flux_instance_up_s === null) return undefined;
+  const last = (values: Array<number | null | undefined>) => Math.max(...values.map((v) => v ?? 0));
+  const runs = (type: string) => summary.pods.flatMap((p) => p.containers.filter((c) => c.type === type).map((c) => c.runs[0]));
+  return {
+    init: last(runs('init').map((r) => r?.end)),
+    mainStart: last(runs('main').map((r) => r?.start)),
+    brokerStart: last(summary.pods.map((p) => p.broker?.first_seen)),
+    connected: summary.flux_instance_up_s,
+    success: summary.wall_time_s,
+  };
+}

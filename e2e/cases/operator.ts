@@ -1,0 +1,127 @@
+/**
+ * The Flux Operator's own end-to-end MiniClusters (../shared/data/flux-operator/tests), converted
+ * with the CLI as a migrating user would (`cdk8s-minicluster synth -f`), with the operator's expected
+ * lead output (test.out.correct) where it has one.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { E2eCase, Expectation, HostNeeds, RejectedCase, VolumeSeed } from '../case';
+import { waitForNodes } from './flux-steps';
+import { LAMMPS_LIMIT, LAMMPS_NEEDS, lammpsExpectation } from './images';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const CLI = path.join(REPO_ROOT, 'build', 'lib', 'cli', 'main.js');
+// ../shared next to the checkout; a git worktree lives one level deeper (<root>/wt/<name>).
+const DATA_CANDIDATES = [
+  path.resolve(REPO_ROOT, '..', 'shared', 'data', 'flux-operator', 'tests'),
+  path.resolve(REPO_ROOT, '..', '..', 'shared', 'data', 'flux-operator', 'tests'),
+];
+
+/** The operator's test folder, or undefined when ../shared is absent. */
+export const OPERATOR_TESTS = DATA_CANDIDATES.find((d) => fs.existsSync(d));
+
+/** What differs from the default (Job succeeds, every broker connects, test.out.correct if any). */
+interface OperatorCaseSpec {
+  readonly expect?: Partial<Expectation>;
+  readonly needs?: HostNeeds;
+  readonly volumes?: VolumeSeed[];
+  readonly timeout?: number;
+  readonly machineLimit?: string;
+}
+
+/** The operator's test data file its volumes tests list (tests/data). */
+const PANCAKES = (): Record<string, string> => ({ 'pancakes.txt': fs.readFileSync(path.join(OPERATOR_TESTS!, 'data', 'pancakes.txt'), 'utf8') });
+
+/** A command the image has and this machine does not: Flux runs it, it is not found, the Job fails with 127. */
+function missingProgram(reason: string): OperatorCaseSpec {
+  return {
+    machineLimit: reason,
+    expect: { result: 'Failed', reason: /PodFailurePolicy/, leadExit: 127, leadOutput: [/not found|No such file/] },
+  };
+}
+
+const SPECS: Record<string, OperatorCaseSpec> = {
+  'debug/minicluster.yaml': { expect: { leadOutput: [/^hello world$/m] } },
+  // tasks 2 on 4 pods: -n2, one MPI run of 2 ranks; Flux comes from the application image.
+  'disable-view/minicluster.yaml': { needs: LAMMPS_NEEDS('/home/flux/examples/reaxff/HNS'), machineLimit: LAMMPS_LIMIT, expect: lammpsExpectation('2 by 1 by 1') },
+  'emptydir/minicluster-without.yaml': { expect: { leadOutput: [/^Filesystem .*\n.* \/dev\/shm$/m] } },
+  // The memory emptyDir is its own file system at /dev/shm (podemu names its tmpfs podemu-emptydir).
+  'emptydir/minicluster.yaml': { expect: { leadOutput: [/^podemu-emptydir .* \/dev\/shm$/m] } },
+  'existing-volumes/minicluster.yaml': { volumes: [{ podemuKey: 'pvc-data', files: PANCAKES() }] },
+  'flux-resource-list/minicluster.yaml': { expect: { leadOutput: [/^\s+free\s+4\s+\d+\s+0 flux-sample-\[0-3\]$/m] } },
+  'flux-sidecar/minicluster.yaml': {
+    timeout: 400,
+    expect: { containerOutput: [{ container: 'flux-queue', patterns: [/^\s+JOBID\s+USER\s+NAME\s+ST/m, /\bsleep\s+R\b/] }] },
+  },
+  'lammps/minicluster.yaml': { needs: LAMMPS_NEEDS('/opt/lammps/examples/reaxff/HNS'), machineLimit: LAMMPS_LIMIT, expect: lammpsExpectation('2 by 1 by 1') },
+  'lammps/interactive-minicluster.yaml': {
+    expect: {
+      result: 'Interrupted',
+      exec: [waitForNodes(4, 'flux-sample-interactive')],
+    },
+  },
+  'nginx-sidecar-service/minicluster.yaml': {
+    needs: { debianPackages: ['curl'] },
+    timeout: 60,
+    machineLimit: 'podemu knows no entrypoint for the nginx image (its README: "If the rule has none, the container cannot start"), '
+      + 'so the nginx container (noWrapEntrypoint) never starts: the lead\'s `curl -s localhost` finds no server (curl exit 7) and the pods wait until the timeout',
+    expect: { result: 'Failed', reason: /DeadlineExceeded/, leadExit: 7 },
+  },
+  'osu-benchmarks/minicluster.yaml': missingProgram('the OSU micro-benchmarks of the image are not in Debian'),
+  'pokemon/minicluster.yaml': missingProgram('the image\'s `pokemon` program (PyPI) is not in Debian'),
+  'singularity/minicluster.yaml': {
+    machineLimit: 'Singularity is not in Debian 12, and the pods have no egress to pull docker://ubuntu',
+    expect: { result: 'Failed', reason: /PodFailurePolicy/, leadExit: 127, leadOutput: [/singularity: (command )?not found/] },
+  },
+  'timed/minicluster.yaml': { needs: { debianPackages: ['time'] }, expect: { leadOutput: [/^hello world$/m] } },
+  'volumes/minicluster.yaml': { volumes: [{ podemuKey: 'hostpath_data', files: PANCAKES() }] },
+};
+
+/** Every operator test MiniCluster file: converted ones as cases, the others with the CLI's reason. */
+export function operatorCases(): { cases: E2eCase[]; rejected: RejectedCase[] } {
+  const cases: E2eCase[] = [];
+  const rejected: RejectedCase[] = [];
+  if (!OPERATOR_TESTS) return { cases, rejected };
+  for (const dir of fs.readdirSync(OPERATOR_TESTS).sort()) {
+    const full = path.join(OPERATOR_TESTS, dir);
+    if (!fs.statSync(full).isDirectory()) continue;
+    for (const name of fs.readdirSync(full).filter((n) => /\.ya?ml$/.test(n)).sort()) {
+      const file = path.join(full, name);
+      if (!/^kind:\s*MiniCluster\s*$/m.test(fs.readFileSync(file, 'utf8'))) continue;
+      const relative = `${dir}/${name}`;
+      const check = spawnSync(process.execPath, [CLI, 'validate', '-f', file], { encoding: 'utf8' });
+      if (check.status !== 0) {
+        rejected.push({ id: `operator ${relative}`, reason: cliReason(check.stderr || check.stdout) });
+        continue;
+      }
+      cases.push(operatorCase(relative, file, dir));
+    }
+  }
+  return { cases, rejected };
+}
+
+function operatorCase(relative: string, file: string, dir: string): E2eCase {
+  const spec = SPECS[relative] ?? {};
+  const expected = path.join(OPERATOR_TESTS!, dir, 'test.out.correct');
+  const exactly = spec.expect?.result === undefined && fs.existsSync(expected) ? fs.readFileSync(expected, 'utf8') : undefined;
+  return {
+    id: `operator ${relative}`,
+    synth: (out) => {
+      const result = spawnSync(process.execPath, [CLI, 'synth', '-f', file, '-o', out], { encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(`cdk8s-minicluster synth -f ${relative} failed:\n${result.stderr}`);
+      return fs.readdirSync(out).filter((n) => n.endsWith('.yaml')).sort().map((n) => path.join(out, n));
+    },
+    needs: spec.needs,
+    volumes: spec.volumes,
+    podemu: { timeout: spec.timeout },
+    machineLimit: spec.machineLimit,
+    expect: { result: 'Succeeded', leadOutputExactly: exactly, ...spec.expect },
+  };
+}
+
+/** The CLI's problem lines, without file positions. */
+function cliReason(text: string): string {
+  return text.split('\n').map((l) => l.trim()).filter((l) => l.includes(': spec.') || l.includes(': kind'))
+    .map((l) => l.replace(/^.*?: document \d+ \([^)]*\): /, '').replace(/^.*?: document \d+: /, '')).join('; ') || text.trim();
+}

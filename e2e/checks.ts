@@ -1,0 +1,85 @@
+/** Compares what podemu recorded with what a user would check; every mismatch is one message. */
+import { Expectation } from './case';
+import { PodRecord, Summary, containerLog } from './podemu';
+
+/** What a run is checked against: the expectation and facts of the synthesized Job. */
+export interface CheckInput {
+  readonly expect: Expectation;
+  readonly summary: Summary;
+  readonly logs: string;
+  /** The Flux runner container's name (the one running entrypoint.sh). */
+  readonly runner: string;
+  /** Pods the Job runs (completions). */
+  readonly pods: number;
+  /** Problems found while the run was going on (failed exec steps). */
+  readonly during?: string[];
+}
+
+/** Empty when the run is what was expected. */
+export function checkRun(input: CheckInput): string[] {
+  const { expect, summary, logs, runner } = input;
+  const problems = [...input.during ?? []];
+  if (summary.result !== expect.result) {
+    problems.push(`Job result ${summary.result} (${summary.reason ?? 'no reason'}), expected ${expect.result}`);
+  }
+  if (expect.reason && !expect.reason.test(summary.reason ?? '')) {
+    problems.push(`Job reason '${summary.reason}' does not match ${expect.reason}`);
+  }
+  problems.push(...brokerProblems(summary, input.pods));
+
+  const lead = containerLog(logs, summary, 0, runner);
+  const leadExit = lastRun(summary, 0, runner)?.exit_code;
+  const wantedExit = expect.leadExit ?? (expect.result === 'Succeeded' ? 0 : undefined);
+  if (wantedExit !== undefined && leadExit !== wantedExit) {
+    problems.push(`lead container ${runner} exited ${leadExit}, expected ${wantedExit}`);
+  }
+  if (expect.leadOutputExactly !== undefined && lines(lead) !== lines(expect.leadOutputExactly)) {
+    problems.push(`lead output differs from the expected text:\n--- expected\n${lines(expect.leadOutputExactly)}\n--- got\n${lines(lead)}`);
+  }
+  for (const pattern of expect.leadOutput ?? []) {
+    if (!pattern.test(lead ?? '')) problems.push(`lead output does not match ${pattern}:\n${tail(lead)}`);
+  }
+  for (const c of expect.containerOutput ?? []) {
+    const text = containerLog(logs, summary, 0, c.container);
+    for (const pattern of c.patterns) {
+      if (!pattern.test(text ?? '')) problems.push(`container ${c.container} output does not match ${pattern}:\n${tail(text)}`);
+    }
+  }
+  return problems;
+}
+
+/** Every pod's broker must have come up: rank 0 listening, every other rank connected to its parent. */
+function brokerProblems(summary: Summary, pods: number): string[] {
+  const problems: string[] = [];
+  for (let index = 0; index < pods; index++) {
+    const pod = lastPod(summary, index);
+    if (!pod) {
+      problems.push(`pod index ${index} never ran`);
+      continue;
+    }
+    const b = pod.broker;
+    const up = index === 0 ? b?.listen : b?.connected_to_parent;
+    if (up === null || up === undefined) {
+      problems.push(index === 0 ? `rank 0's broker (${pod.pod}) never listened` : `broker ${index} (${pod.pod}) never connected to its parent`);
+    }
+  }
+  return problems;
+}
+
+function lastPod(summary: Summary, index: number): PodRecord | undefined {
+  return [...summary.pods].reverse().find((p) => p.index === index);
+}
+
+function lastRun(summary: Summary, index: number, container: string) {
+  return lastPod(summary, index)?.containers.find((c) => c.name === container)?.runs.at(-1);
+}
+
+/** Text with trailing blanks and blank edge lines removed, for a line-for-line comparison. */
+function lines(text: string | undefined): string {
+  return (text ?? '').split('\n').map((l) => l.trimEnd()).join('\n').trim();
+}
+
+function tail(text: string | undefined, count = 15): string {
+  const all = (text ?? '(no output)').trimEnd().split('\n');
+  return all.slice(-count).map((l) => `    | ${l}`).join('\n');
+}

@@ -1,0 +1,161 @@
+/**
+ * Runs a synthesized Job through the pod emulator (../shared/tools/podemu: pods as real processes
+ * with real Flux) and reads back what it recorded: summary.json and each container's log.
+ */
+import { ChildProcess, spawn } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+
+/** Where podemu and Flux are, or why the end-to-end tests cannot run here. */
+export interface Engines {
+  readonly podemu?: string;
+  readonly fluxPrefix?: string;
+  /** Empty when everything is there; otherwise each missing piece, for the skip lines. */
+  readonly missing: string[];
+}
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+// ../shared next to the checkout; a git worktree lives one level deeper (<root>/wt/<name>).
+const PODEMU_CANDIDATES = [
+  path.resolve(REPO_ROOT, '..', 'shared', 'tools', 'podemu', 'podemu.py'),
+  path.resolve(REPO_ROOT, '..', '..', 'shared', 'tools', 'podemu', 'podemu.py'),
+];
+const DEFAULT_FLUX_PREFIX = '/opt/software/flux';
+
+/** Finds podemu (PODEMU or ../shared/tools/podemu) and Flux (FLUX_PREFIX, else /opt/software/flux). */
+export function findEngines(env: NodeJS.ProcessEnv = process.env): Engines {
+  const missing: string[] = [];
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) missing.push('not root (podemu makes network namespaces)');
+  const podemu = [env.PODEMU, ...PODEMU_CANDIDATES].find((p) => p && fs.existsSync(p));
+  if (!podemu) missing.push(`no podemu (set PODEMU, or put it at ${PODEMU_CANDIDATES[0]})`);
+  const prefix = env.FLUX_PREFIX ?? (fs.existsSync(path.join(DEFAULT_FLUX_PREFIX, 'bin', 'flux')) ? DEFAULT_FLUX_PREFIX : undefined);
+  if (!prefix || !fs.existsSync(path.join(prefix, 'bin', 'flux'))) {
+    missing.push(`no Flux (set FLUX_PREFIX to a flux-core + flux-sched install; ../shared/tools/build-flux.sh builds one into ${DEFAULT_FLUX_PREFIX})`);
+  }
+  return { podemu, fluxPrefix: prefix, missing };
+}
+
+/** podemu's command-line options this project uses (see its README). */
+export interface PodemuOptions {
+  readonly manifests: string[];
+  readonly job: string;
+  readonly extraSecrets?: string[];
+  readonly logs: string;
+  readonly workdir?: string;
+  readonly timeout: number;
+  readonly stagger?: number;
+  readonly dnsDelay?: number;
+  readonly negTtl?: number;
+}
+
+/** One broker as podemu saw it. */
+export interface BrokerRecord {
+  /** The rank podemu read from the broker's process name. */
+  readonly rank: string | null;
+  /** When a flux-broker process was first seen in the pod. */
+  readonly first_seen: number | null;
+  readonly listen: number | null;
+  readonly connected_to_parent: number | null;
+  readonly up: number | null;
+}
+
+/** One container run. */
+export interface ContainerRun {
+  readonly start: number | null;
+  readonly end: number | null;
+  readonly exit_code: number | null;
+  readonly termination_message?: string | null;
+  /** The log file, relative to the logs directory. */
+  readonly log: string;
+}
+
+/** One pod of the run. */
+export interface PodRecord {
+  readonly index: number;
+  readonly pod: string;
+  readonly phase: string;
+  readonly reason?: string | null;
+  readonly pod_failure_policy?: string | null;
+  readonly times: Record<string, number | null>;
+  readonly broker?: BrokerRecord | null;
+  readonly containers: Array<{ name: string; type: string; restarts: number; runs: ContainerRun[] }>;
+}
+
+/** podemu's summary.json, the parts read here. */
+export interface Summary {
+  readonly result: 'Succeeded' | 'Failed' | 'Interrupted' | 'Error';
+  readonly reason: string | null;
+  readonly wall_time_s: number | null;
+  readonly flux_instance_up_s: number | null;
+  readonly pods: PodRecord[];
+}
+
+/** A podemu run in progress. */
+export class PodemuRun {
+  private readonly child: ChildProcess;
+  private readonly exited: Promise<number>;
+  private output = '';
+
+  constructor(engines: Engines, private readonly options: PodemuOptions) {
+    const o = options;
+    const args = [engines.podemu!, 'run', '--quiet', '--job', o.job, '--logs', o.logs, '--timeout', String(o.timeout)];
+    for (const m of o.manifests) args.push('--manifests', m);
+    for (const s of o.extraSecrets ?? []) args.push('--extra-secret', s);
+    if (o.workdir) args.push('--workdir', o.workdir);
+    if (o.stagger !== undefined) args.push('--stagger', String(o.stagger));
+    if (o.dnsDelay !== undefined) args.push('--dns-delay', String(o.dnsDelay));
+    if (o.negTtl !== undefined) args.push('--neg-ttl', String(o.negTtl));
+    this.child = spawn('/usr/bin/python3', args, {
+      env: { ...process.env, FLUX_PREFIX: engines.fluxPrefix },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const keep = (chunk: Buffer) => {
+      this.output = (this.output + chunk.toString()).slice(-20000);
+    };
+    this.child.stdout!.on('data', keep);
+    this.child.stderr!.on('data', keep);
+    this.exited = new Promise((resolve) => this.child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1))));
+  }
+
+  /** Ends the run early, as Ctrl-C would (podemu cleans up and writes its summary). */
+  interrupt(): void {
+    this.child.kill('SIGINT');
+  }
+
+  /** Waits for podemu to end; returns its summary, or throws with its last output if it has none. */
+  async finished(): Promise<Summary> {
+    const code = await this.exited;
+    const file = path.join(this.options.logs, 'summary.json');
+    if (!fs.existsSync(file)) throw new Error(`podemu exited ${code} without a summary:\n${this.output.trim()}`);
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Summary;
+  }
+
+  /** The seconds-since-start timeline podemu writes (events.log), as it is now. */
+  events(): string {
+    const file = path.join(this.options.logs, 'events.log');
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  }
+
+  /** podemu's own console output so far (warnings, the verdict table). */
+  get console(): string {
+    return this.output;
+  }
+}
+
+/**
+ * The text a container printed (podemu prefixes every line with `[seconds] `): run `run` of
+ * container `name` in the last pod of index `index`; the last run by default.
+ */
+export function containerLog(logs: string, summary: Summary, index: number, name: string, run = -1): string | undefined {
+  const pod = [...summary.pods].reverse().find((p) => p.index === index);
+  const runs = pod?.containers.find((c) => c.name === name)?.runs ?? [];
+  const chosen = runs.at(run);
+  const file = chosen && path.resolve(logs, chosen.log);
+  if (!file || !fs.existsSync(file)) return undefined;
+  return stripTimes(fs.readFileSync(file, 'utf8'));
+}
+
+/** A podemu log without its `[   1.234] ` line prefixes. */
+export function stripTimes(text: string): string {
+  return text.split('\n').map((l) => l.replace(/^\[\s*[\d.]+\] ?/, '')).join('\n');
+}

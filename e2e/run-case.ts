@@ -1,0 +1,119 @@
+/** Runs one end-to-end case: synthesize, add what the user adds, run the Job in podemu, check. */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { E2eCase } from './case';
+import { checkRun } from './checks';
+import { JobFacts, jobFacts, readDocs, writeDocs } from './manifests';
+import { execInContainer, findContainerInit } from './pod-exec';
+import { Engines, PodemuRun, Summary } from './podemu';
+
+const CLI = path.resolve(__dirname, '..', 'lib', 'cli', 'main.js');
+const DEFAULT_TIMEOUT_SECONDS = 180;
+
+/** The outcome of one case. */
+export interface CaseResult {
+  readonly id: string;
+  readonly status: 'pass' | 'fail' | 'skip';
+  readonly problems: string[];
+  /** podemu's first pod start -> Job success, when it succeeded. */
+  readonly wallSeconds?: number | null;
+  /** Brokers that came up, of the pods the Job ran. */
+  readonly brokers?: string;
+  readonly summary?: Summary;
+  readonly logs?: string;
+}
+
+/** A Secret with a new certificate, made by the CLI as docs/production.md tells users to. */
+function certificateSecret(dir: string, facts: JobFacts): string {
+  const file = path.join(dir, 'curve-secret.yaml');
+  fs.rmSync(file, { force: true });
+  const r = spawnSync(process.execPath, [CLI, 'cert', '--secret', facts.certificateSecret!, '--namespace', facts.namespace,
+    '--cluster', facts.cluster, '-o', file], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`cdk8s-minicluster cert failed: ${r.stderr}`);
+  return file;
+}
+
+/** Waits until `count` brokers are up according to podemu's timeline; false on timeout or end. */
+async function brokersUp(run: PodemuRun, count: number, timeoutSeconds: number, ended: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  while (Date.now() < deadline && !ended()) {
+    const ranks = new Set([...run.events().matchAll(/flux-broker \(rank (\d+)\) (?:listening|connected to its parent)/g)].map((m) => m[1]));
+    if (ranks.size >= count) return true;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+/** Runs the case in `dir` (replaced). */
+export async function runCase(c: E2eCase, engines: Engines, dir: string): Promise<CaseResult> {
+  fs.rmSync(dir, { recursive: true, force: true });
+  const manifestsDir = path.join(dir, 'manifests');
+  fs.mkdirSync(manifestsDir, { recursive: true });
+  const docs = readDocs(c.synth(manifestsDir));
+  c.patch?.apply(docs);
+  const facts = jobFacts(docs);
+  const manifests = [writeDocs(path.join(dir, 'run.yaml'), docs)];
+  if (c.userObjects) manifests.push(writeDocs(path.join(dir, 'user-objects.yaml'), c.userObjects));
+  const hasSecret = docs.some((d) => d.kind === 'Secret' && d.metadata?.name === facts.certificateSecret);
+  const extraSecrets = facts.certificateSecret && !hasSecret ? [certificateSecret(dir, facts)] : [];
+
+  const workdir = path.join(dir, 'work');
+  for (const seed of c.volumes ?? []) {
+    const target = path.join(workdir, 'shared', seed.podemuKey);
+    fs.mkdirSync(target, { recursive: true });
+    for (const [name, text] of Object.entries(seed.files)) fs.writeFileSync(path.join(target, name), text);
+  }
+  const logs = path.join(dir, 'logs');
+  const run = new PodemuRun(engines, {
+    manifests,
+    job: facts.name,
+    extraSecrets,
+    logs,
+    workdir,
+    timeout: c.podemu?.timeout ?? DEFAULT_TIMEOUT_SECONDS,
+    stagger: c.podemu?.stagger,
+  });
+  let ended = false;
+  const finished = run.finished().finally(() => {
+    ended = true;
+  });
+  const during: string[] = [];
+  if (c.expect.exec) {
+    during.push(...await execSteps(c, run, facts, () => ended));
+    run.interrupt();
+  }
+  const summary = await finished;
+  const problems = checkRun({ expect: c.expect, summary, logs, runner: facts.runner, pods: facts.pods, during });
+  const up = summary.pods.filter((p) => p.broker && (p.broker.listen !== null || p.broker.connected_to_parent !== null));
+  return {
+    id: c.id,
+    status: problems.length === 0 ? 'pass' : 'fail',
+    problems,
+    wallSeconds: summary.wall_time_s,
+    brokers: `${new Set(up.map((p) => p.index)).size}/${facts.pods}`,
+    summary,
+    logs,
+  };
+}
+
+/** The case's `kubectl exec` steps in the lead's Flux container, once every broker is up. */
+async function execSteps(c: E2eCase, run: PodemuRun, facts: JobFacts, ended: () => boolean): Promise<string[]> {
+  const timeout = c.podemu?.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+  const wanted = c.expect.execAfterBrokers ?? facts.pods;
+  if (!await brokersUp(run, wanted, timeout, ended)) return [`${wanted} brokers never came up, so the exec steps did not run`];
+  const lead = findContainerInit(`${facts.name}-0`, 'flux-broker-0');
+  if (!lead) return [`no flux-broker-0 process with HOSTNAME=${facts.name}-0 was found`];
+  const problems: string[] = [];
+  for (const step of c.expect.exec ?? []) {
+    const r = execInContainer(lead, step.script, step.timeoutSeconds ?? 120);
+    if (r.status !== 0) {
+      problems.push(`exec '${step.what}' exited ${r.status}: ${r.stderr.trim()}`);
+      continue;
+    }
+    for (const pattern of step.output) {
+      if (!pattern.test(r.stdout)) problems.push(`exec '${step.what}': output does not match ${pattern}:\n${r.stdout}`);
+    }
+  }
+  return problems;
+}
