@@ -7,7 +7,8 @@
  * Both run the same initial program (`flux resource list; flux run -N<N> hostname`) from the same
  * flux-view and ubuntu images. Prints medians of the per-pair ratios (first pod -> every broker
  * connected, first pod -> Job success), where the library's time goes, and a sidecar's peak RSS.
- * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX); BRINGUP_RUNS sets the pairs (default 3).
+ * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX). BRINGUP_RUNS sets the pairs (default 3),
+ * BRINGUP_SIZES the pod counts (default 4,16).
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -23,7 +24,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'build', 'lib', 'cli', 'main.js');
 const WORK = process.env.BRINGUP_DIR ?? '/tmp/cdk8s-minicluster-bringup';
 const RUNS = Number(process.env.BRINGUP_RUNS ?? 3);
-const SIZES = [4, 16];
+const SIZES = (process.env.BRINGUP_SIZES ?? '4,16').split(',').map(Number);
 
 interface Scenario {
   readonly name: string;

@@ -10,7 +10,7 @@ function checks(c: E2eCase): string {
   const parts = [e.result === 'Interrupted' ? 'cluster stays up' : `Job ${e.result.toLowerCase()}`];
   if (e.leadExit !== undefined && e.leadExit !== 0) parts.push(`lead exits ${e.leadExit}`);
   parts.push('every broker connected');
-  if (e.leadOutputExactly !== undefined) parts.push('lead output = test.out.correct');
+  if (e.leadOutputExactly !== undefined) parts.push(`lead output is exactly \`${e.leadOutputExactly.trim().split('\n')[0]}\`${e.leadOutputExactly.trim().includes('\n') ? ' …' : ''}`);
   else if (e.leadOutput?.length) parts.push(`lead output ${e.leadOutput.map((p) => `\`${p.source}\``).join(', ')}`);
   for (const o of e.containerOutput ?? []) parts.push(`${o.container} output ${o.patterns.map((p) => `\`${p.source}\``).join(', ')}`);
   for (const x of e.exec ?? []) parts.push(`exec: ${x.what}`);

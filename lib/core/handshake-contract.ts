@@ -226,8 +226,6 @@ export interface HandshakeWiring {
   readonly env: HandshakeEnvVar[];
   /** Container port to declare (TCP). */
   readonly containerPort: number;
-  /** Shell test that is true when this rank's handshake succeeded. */
-  readonly readyTestCommand: string[];
   readonly outDir: string;
   readonly parentFile: string;
   readonly hostsFile: string;
@@ -312,7 +310,6 @@ export function handshakeWiring(options: HandshakeWiringOptions): HandshakeWirin
       { name: HANDSHAKE_OPT_NAMESPACE.env, fieldPath: 'metadata.namespace' },
     ],
     containerPort: port,
-    readyTestCommand: ['test', '-f', file(HANDSHAKE_READY_FILE)],
     outDir,
     parentFile: file(HANDSHAKE_PARENT_FILE),
     hostsFile: file(HANDSHAKE_HOSTS_FILE),

@@ -19,7 +19,6 @@ describe('handshake contract', () => {
       { name: 'POD_IP', fieldPath: 'status.podIP' },
       { name: 'POD_NAMESPACE', fieldPath: 'metadata.namespace' },
     ]);
-    expect(w.readyTestCommand).toEqual(['test', '-f', '/mnt/flux-handshake/ready']);
     expect(w.parentFile).toBe('/mnt/flux-handshake/parent.env');
     expect(w.failedFile).toBe('/mnt/flux-handshake/failed');
     expect(w.rendezvousService).toEqual({

@@ -1,0 +1,100 @@
+/**
+ * The end-to-end checker (e2e/checks.ts) reads podemu's summary and logs: it must fail on every
+ * difference a user would notice, or a green `npm run e2e` would mean nothing.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { checkRun } from '../e2e/checks';
+import { Summary } from '../e2e/podemu';
+
+let logs: string;
+beforeEach(() => {
+  logs = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-checks-'));
+});
+afterEach(() => fs.rmSync(logs, { recursive: true, force: true }));
+
+/** A podemu summary of `pods` pods, rank 0 printing `leadLog`, as podemu writes it (timed lines). */
+function summary(pods: number, leadLog: string, overrides: Partial<Summary> = {}, brokerUp: (index: number) => boolean = () => true): Summary {
+  fs.mkdirSync(path.join(logs, 'pods'), { recursive: true });
+  fs.writeFileSync(path.join(logs, 'pods', 'lead.log'), leadLog.split('\n').map((l) => `[   1.234] ${l}`).join('\n'));
+  return {
+    result: 'Succeeded',
+    reason: 'SuccessCriteriaMet',
+    wall_time_s: 5,
+    flux_instance_up_s: 3,
+    pods: Array.from({ length: pods }, (_, index) => ({
+      index,
+      pod: `flux-sample-${index}-abcde`,
+      phase: 'Succeeded',
+      times: {},
+      broker: {
+        rank: String(index), first_seen: 1,
+        listen: index === 0 && brokerUp(index) ? 2 : null,
+        connected_to_parent: index > 0 && brokerUp(index) ? 2 : null,
+        up: brokerUp(index) ? 2 : null,
+      },
+      containers: [{ name: 'flux-sample', type: 'main', restarts: 0, runs: [{ start: 1, end: 5, exit_code: 0, log: index === 0 ? 'pods/lead.log' : 'pods/none.log' }] }],
+    })),
+    ...overrides,
+  };
+}
+
+describe('checkRun', () => {
+  test('GIVEN the expected run THEN nothing is reported', () => {
+    const s = summary(4, 'hello world');
+    expect(checkRun({ expect: { result: 'Succeeded', leadOutputExactly: 'hello world\n' }, summary: s, logs, runner: 'flux-sample', pods: 4 })).toEqual([]);
+  });
+
+  test('GIVEN a broker that never connected THEN it is named', () => {
+    const s = summary(4, 'hello world', {}, (i) => i !== 2);
+    expect(checkRun({ expect: { result: 'Succeeded' }, summary: s, logs, runner: 'flux-sample', pods: 4 }))
+      .toEqual(['broker 2 (flux-sample-2-abcde) never connected to its parent']);
+  });
+
+  test('GIVEN a pod index that never ran THEN it is reported', () => {
+    const s = summary(2, 'hello world');
+    expect(checkRun({ expect: { result: 'Succeeded' }, summary: s, logs, runner: 'flux-sample', pods: 3 })).toEqual(['pod index 2 never ran']);
+  });
+
+  test('GIVEN another result, reason, exit code and output THEN each is reported', () => {
+    const s = summary(1, 'hello wrld', { result: 'Failed', reason: 'BackoffLimitExceeded' });
+    const problems = checkRun({
+      expect: { result: 'Succeeded', reason: /SuccessCriteriaMet/, leadOutput: [/^hello world$/m] },
+      summary: s, logs, runner: 'flux-sample', pods: 1,
+    });
+    expect(problems[0]).toBe('Job result Failed (BackoffLimitExceeded), expected Succeeded');
+    expect(problems[1]).toBe("Job reason 'BackoffLimitExceeded' does not match /SuccessCriteriaMet/");
+    expect(problems[2]).toMatch(/^lead output does not match \/\^hello world\$\/m:\n {4}\| hello wrld$/);
+    expect(problems).toHaveLength(3);
+  });
+
+  test('GIVEN output that differs from the expected text only in trailing blanks THEN it matches; otherwise both are shown', () => {
+    const s = summary(1, 'pancakes.txt   \n');
+    const check = (text: string) => checkRun({ expect: { result: 'Succeeded', leadOutputExactly: text }, summary: s, logs, runner: 'flux-sample', pods: 1 });
+    expect(check('pancakes.txt\n')).toEqual([]);
+    expect(check('waffles.txt\n')).toEqual(['lead output differs from the expected text:\n--- expected\nwaffles.txt\n--- got\npancakes.txt']);
+  });
+
+  test('GIVEN problems found while the cluster ran THEN they are kept', () => {
+    const s = summary(1, '', { result: 'Interrupted' });
+    expect(checkRun({ expect: { result: 'Interrupted' }, summary: s, logs, runner: 'flux-sample', pods: 1, during: ["exec 'x' exited 1"] }))
+      .toEqual(["exec 'x' exited 1"]);
+  });
+});
+
+describe('npm run e2e without its engines', () => {
+  test('GIVEN no Flux install THEN every case is reported skipped, one line each, and nothing fails', () => {
+    // WHEN the runner (built by npm test) starts with FLUX_PREFIX pointing nowhere
+    const result = spawnSync(process.execPath, [path.resolve(__dirname, '..', 'build', 'e2e', 'run.js')], {
+      env: { ...process.env, FLUX_PREFIX: path.join(logs, 'no-flux') }, encoding: 'utf8',
+    });
+    // THEN it exits 0 and each case has one skip line that says what is missing
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trim().split('\n').filter((l) => !l.startsWith('e2e: the Flux Operator tests are absent'));
+    expect(lines.length).toBeGreaterThanOrEqual(9);
+    for (const line of lines) expect(line).toMatch(/^skip (example|operator) \S.*: .*no Flux \(set FLUX_PREFIX/);
+    expect(lines.filter((l) => l.startsWith('skip example '))).toHaveLength(9);
+  });
+});
