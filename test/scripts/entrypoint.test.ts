@@ -179,6 +179,15 @@ describe('entrypoint.sh, lead broker', () => {
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
   });
 
+  test('a bash the broker starts is at shell level 2, so it does not read ~/.bashrc as an rsh session', () => {
+    // GIVEN the entrypoint, started by the container runtime with no SHLVL (bash makes it 1)
+    // WHEN it starts Flux in the background (bash would lower SHLVL to 0 for it)
+    expect(runEntrypoint(sampleModel(sandbox)).status).toBe(0);
+    // THEN the broker gets level 1, so a bash it starts (the fake flux is one) is at level 2: bash reads
+    // ~/.bashrc for stdin on a socket only below 2 (Debian's SSH_SOURCE_BASHRC)
+    expect(sandbox.brokerCalls()[0].env.SHLVL).toBe('2');
+  });
+
   test("the lead's exit code is Flux's exit code, after post runs", () => {
     const model = sampleModel(sandbox, { commands: { post: 'echo post ran > "$HOME/post.txt"' } });
     const result = runEntrypoint(model, { startCodes: '3' });

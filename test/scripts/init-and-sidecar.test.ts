@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { renderScripts } from '../../lib/scripts/render';
-import { Sandbox, sampleModel } from './harness';
+import { RUNNING_AS_ROOT, Sandbox, sampleModel } from './harness';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -59,12 +59,35 @@ describe('flux-init.sh', () => {
     expect(fs.existsSync(`${sandbox.mount}/config/etc/flux/config/broker.toml`)).toBe(false);
   });
 
-  test('copies the resolved view and the software tree to the mount', () => {
+  test('copies the resolved view and the software tree to the mount, keeping modification times', () => {
+    // GIVEN an install tree whose Python source is older than now (its bytecode records that time)
+    const source = `${sandbox.image}/software/linux-x86_64/flux-core-0.88.0/lib/python3.11/site-packages/flux/__init__.py`;
+    const built = new Date('2026-08-05T12:00:00Z');
+    fs.utimesSync(source, built, built);
+    // WHEN the init container runs
     expect(runInit(renderScripts(sampleModel(sandbox, { viewDisabled: false }))).status).toBe(0);
-    // The view's own symlinks are kept: they point into the software tree the runner restores.
+    // THEN the view's own symlinks are kept: they point into the software tree
     expect(fs.readlinkSync(`${sandbox.mount}/view/bin`)).toBe(`${sandbox.image}/software/linux-x86_64/flux-core-0.88.0/bin`);
     expect(fs.existsSync(`${sandbox.mount}/view/etc/flux/rc1.d`)).toBe(true);
     expect(fs.readFileSync(`${sandbox.mount}/software/linux-x86_64/flux-core-0.88.0/bin/flux`, 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+    // AND the copy keeps the source's time, so the shipped bytecode stays valid
+    const copy = source.replace(`${sandbox.image}/software`, `${sandbox.mount}/software`);
+    expect(fs.statSync(copy).mtime.toISOString()).toBe(built.toISOString());
+  });
+
+  (RUNNING_AS_ROOT ? test : test.skip)('as a non-root user it copies into volumes whose root it does not own, keeping times', () => {
+    // GIVEN volume roots owned by root, writable by all (an emptyDir), and an old source file
+    const source = `${sandbox.image}/software/linux-x86_64/flux-core-0.88.0/bin/flux`;
+    const built = new Date('2026-08-05T12:00:00Z');
+    fs.utimesSync(source, built, built);
+    // WHEN the init container runs as uid 1000
+    const result = sandbox.runInit(renderScripts(sampleModel(sandbox, { viewDisabled: false, quiet: true })), { env: { FLUX_OPT_DIR: sandbox.image }, uid: 1000 });
+    // THEN it succeeds, and the copy has the source's time and belongs to that user
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const copy = fs.statSync(`${sandbox.opt}/software/linux-x86_64/flux-core-0.88.0/bin/flux`);
+    expect(copy.mtime.toISOString()).toBe(built.toISOString());
+    expect(copy.uid).toBe(1000);
   });
 
   test('fails clearly when the image is not a flux view image', () => {

@@ -137,7 +137,11 @@ trap 'on_signal INT 130' INT
 run_flux() {
   local status watcher=''
   # Without job control a background command reads /dev/null: keep the container's stdin.
-  "$@" <&0 &
+  # env keeps SHLVL at this shell's level: bash lowers it for a background command, and at SHLVL < 2
+  # every bash that Flux starts with its stdin on a socket (rc scripts, jobs) reads ~/.bashrc as an
+  # rsh session (Debian's SSH_SOURCE_BASHRC), which with conda or pyenv init doubled the time of
+  # Flux's own commands (docs/e2e.md).
+  env SHLVL="$SHLVL" "$@" <&0 &
   flux_pid=$!
 #@@IF HANDSHAKE@@
   if [ "$watch_parent_moves" = true ]; then

@@ -42,11 +42,24 @@ view_source=$(readlink -f "$image_opt/view") || fail "$image_opt/view is missing
 if [ ! -d "$view_source" ] || [ ! -d "$image_opt/software" ]; then
   fail "$image_opt/view or $image_opt/software is missing: is this a flux view image?"
 fi
+# Copies what directory $1 holds into directory $2, keeping modification times (-p) so that the
+# Python bytecode shipped in the tree stays valid (with new times every rank would recompile the
+# flux modules at its first command). Entry by entry: $2 may be a volume's root, whose times a
+# non-root user may not set (cp -p "$1/." would fail there).
+copy_tree() {
+  local entry
+  for entry in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+    if [ -e "$entry" ] || [ -L "$entry" ]; then
+      cp -R -p "$entry" "$2/" || return 1
+    fi
+  done
+}
+
 mkdir -p "$mount_path/view" "$mount_path/software"
 say "copying the Flux view $view_source to $mount_path/view"
-cp -R "$view_source/." "$mount_path/view/"
+copy_tree "$view_source" "$mount_path/view" || fail "cannot copy the Flux view to $mount_path/view"
 say "copying $image_opt/software to $mount_path/software"
-cp -R "$image_opt/software/." "$mount_path/software/"
+copy_tree "$image_opt/software" "$mount_path/software" || fail "cannot copy $image_opt/software to $mount_path/software"
 #@@END VIEW_DISABLED@@
 #@@IF VIEW_DISABLED@@
 say "the application image brings Flux: the view is not copied"
