@@ -63,6 +63,8 @@ export function execInContainer(pid: string, script: string, timeoutSeconds = 12
   const result = spawnSync('nsenter', [
     '-t', pid, '-m', '-u', '-i', '-n', '-p', '-r', '-w', '-S', uid, '-G', gid, '--',
     '/usr/bin/env', '-i', ...env, '/bin/bash', '-c', script,
-  ], { encoding: 'utf8', timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024 });
+    // stdin from /dev/null: on a socket (libuv's default pipes) bash takes itself for an rsh session
+    // and reads the image's ~/.bashrc, which kubectl exec does not.
+  ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutSeconds * 1000, maxBuffer: 16 * 1024 * 1024 });
   return { status: result.status, stdout: result.stdout ?? '', stderr: `${result.stderr ?? ''}${result.error ? String(result.error) : ''}` };
 }
