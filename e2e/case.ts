@@ -64,6 +64,8 @@ export interface E2eCase {
   readonly expect: Expectation;
   /** Why the expected outcome is not the application's success: something this machine lacks. */
   readonly machineLimit?: string;
+  /** What the case adds to the example it runs, for the report. */
+  readonly note?: string;
 }
 
 /** An operator test MiniCluster the CLI refuses to convert, with its reason. */

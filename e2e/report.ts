@@ -37,7 +37,7 @@ export function e2eReport(cases: E2eCase[], results: CaseResult[], rejected: Rej
     const r = byId.get(c.id);
     const status = !r ? 'not run' : r.status === 'pass' ? (c.machineLimit ? 'pass (expected outcome)' : 'pass') : r.status;
     const wall = r?.wallSeconds != null ? r.wallSeconds.toFixed(1) : '–';
-    const note = [c.patch?.why, c.machineLimit ? `machine: ${c.machineLimit}` : undefined].filter(Boolean).join('; ');
+    const note = [c.note, c.patch?.why, c.machineLimit ? `machine: ${c.machineLimit}` : undefined].filter(Boolean).join('; ');
     return `| ${c.id} | ${checks(c)} | ${status} | ${r?.brokers ?? '–'} | ${wall} | ${cell(note)} |`;
   });
   const failures = results.filter((r) => r.status !== 'pass').map((r) =>
