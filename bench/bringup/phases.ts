@@ -3,6 +3,8 @@ import { Summary } from '../../e2e/podemu';
 
 /** Seconds from the first pod's start. */
 export interface PhaseTimes {
+  /** The last pod created (the stagger puts it (N-1) x stagger late). */
+  readonly lastPod: number;
   /** The last pod's init containers (not sidecars) done. */
   readonly init: number;
   /** The last pod's main containers started. */
@@ -19,6 +21,7 @@ export function phases(summary: Summary): PhaseTimes | undefined {
   const last = (values: Array<number | null | undefined>) => Math.max(...values.map((v) => v ?? 0));
   const runs = (type: string) => summary.pods.flatMap((p) => p.containers.filter((c) => c.type === type).map((c) => c.runs[0]));
   return {
+    lastPod: last(summary.pods.map((p) => p.times.created)),
     init: last(runs('init').map((r) => r?.end)),
     mainStart: last(runs('main').map((r) => r?.start)),
     brokerStart: last(summary.pods.map((p) => p.broker?.first_seen)),
