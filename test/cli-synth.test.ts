@@ -144,6 +144,57 @@ describe('cdk8s-minicluster synth', () => {
     expect(current.spec.successPolicy).toEqual({ rules: [{ succeededIndexes: '0' }] });
   });
 
+  describe('--sidecar: a server beside Flux that must not keep the Job running', () => {
+    const NGINX = `apiVersion: flux-framework.org/v1alpha2
+kind: MiniCluster
+metadata:
+  name: web
+spec:
+  size: 2
+  containers:
+    - image: ubuntu:noble
+      runFlux: true
+      command: curl -s localhost
+    - image: nginx
+      name: nginx
+      noWrapEntrypoint: true
+      ports:
+        - 80
+`;
+    const jobOf = (stdout: string) => yamlDocuments(stdout).find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job');
+
+    test('GIVEN no --sidecar THEN nginx is a plain container and the warning says how to fix it', () => {
+      const run = cli(['synth', '-f', '-', '--stdout'], { input: NGINX });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain("spec.containers[1].ports = [80]: no Service 'nginx'");
+      expect(run.stderr).toContain('run it as a native sidecar (synth --sidecar nginx)');
+      expect(jobOf(run.stdout).spec.template.spec.containers.map((c: any) => c.name)).toEqual(['web', 'nginx']);
+    });
+
+    test('GIVEN --sidecar nginx THEN nginx is a native sidecar and the hint is gone', () => {
+      const run = cli(['synth', '-f', '-', '--stdout', '--sidecar', 'nginx'], { input: NGINX });
+      expect(run.code).toBe(0);
+      expect(run.stderr).not.toContain('--sidecar');
+      const pod = jobOf(run.stdout).spec.template.spec;
+      expect(pod.containers.map((c: any) => c.name)).toEqual(['web']);
+      expect(pod.initContainers.find((c: any) => c.name === 'nginx')).toMatchObject({ image: 'nginx', restartPolicy: 'Always' });
+      expectValidManifests(yamlDocuments(run.stdout));
+    });
+
+    test.each<[string, string[], string]>([
+      ['a name no cluster has', ['--sidecar', 'redis'], "--sidecar 'redis': no MiniCluster has a container of that name beside its Flux runner"],
+      ['the Flux runner', ['--sidecar', 'web'], "--sidecar 'web': no MiniCluster has a container of that name beside its Flux runner"],
+      ['Kubernetes 1.28', ['--sidecar', 'nginx', '--kubernetes-version', '1.28'],
+        'web.yaml:12:13: document 1 (MiniCluster web): spec.containers[1].name = "nginx": --sidecar nginx: native sidecars need Kubernetes 1.29 or newer (--kubernetes-version)'],
+    ])('GIVEN %s THEN an error and nothing written', (_, args, message) => {
+      const dir = workspace({ 'web.yaml': NGINX });
+      const run = cli(['synth', '-f', 'web.yaml', ...args], { cwd: dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`error: 1 problem; nothing was written:\n  ${message}`);
+      expect(tree(dir)).toEqual(['web.yaml']);
+    });
+  });
+
   test('warnings go to stderr and do not fail the run', () => {
     const run = cli(['synth', '-f', '-', '--stdout'], { input: HELLO.replace('spec:\n', 'spec:\n  flux:\n    minimalService: true\n') });
     expect(run.code).toBe(0);
@@ -214,6 +265,7 @@ describe('cdk8s-minicluster synth', () => {
     [['synth', '-f', 'x.yaml', '--kubernetes-version', '1.20'], "--kubernetes-version '1.20': must be 1.27 or newer"],
     [['synth', '-f', 'x.yaml', '--ttl-seconds-after-finished', 'soon'], "--ttl-seconds-after-finished 'soon': must be a whole number of seconds"],
     [['synth', '-f', 'x.yaml', '-n', 'Team_A'], "--namespace 'Team_A': must be a DNS-1123 label"],
+    [['synth', '-f', 'x.yaml', '--sidecar', 'Web_1'], "--sidecar 'Web_1': must be a container name (a DNS-1123 label)"],
   ])('bad options %j: %s', (args, message) => {
     const dir = workspace();
     const run = cli(args, { cwd: dir });

@@ -212,6 +212,29 @@ describe('MiniCluster', () => {
     expectValidManifests(docs);
   });
 
+  test('a sidecar container runs as a native sidecar after the view copy, so the pod completes when Flux does', () => {
+    // GIVEN a server beside Flux, and a wrapped helper that is not a sidecar
+    const { docs, job, configMap } = synth({
+      size: 2,
+      containers: [
+        { image: 'ubuntu:noble', command: 'curl -s localhost', runFlux: true },
+        { image: 'nginx', name: 'web', noWrapEntrypoint: true, ports: [80], sidecar: true },
+        { image: 'ubuntu:noble', name: 'helper', command: 'flux jobs -a' },
+      ],
+    });
+    // THEN the main containers are the runner and the helper; the server is the last init container
+    const pod = job.spec.template.spec;
+    expect(pod.containers.map((c: any) => c.name)).toEqual(['flux-sample', 'helper']);
+    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake', 'flux-view', 'web']);
+    expect(initContainer(job, 'web')).toEqual({
+      name: 'web', image: 'nginx', imagePullPolicy: 'IfNotPresent', restartPolicy: 'Always',
+      ports: [{ containerPort: 80, protocol: 'TCP' }],
+    });
+    expect(pod.initContainers.filter((c: any) => c.restartPolicy === 'Always').map((c: any) => c.name)).toEqual(['flux-handshake', 'web']);
+    expect(Object.keys(configMap.data)).toContain('start-helper.sh');
+    expectValidManifests(docs);
+  });
+
   test('whole-CPU and GPU limits give an exact R; otherwise the node is probed', () => {
     const exact = synth({ size: 2, containers: [{ image: 'a', command: 'x', resources: { limits: { 'cpu': '4', 'nvidia.com/gpu': '2' } } }] });
     expect(exact.configMap.data['entrypoint.sh']).toMatch(/--cores=0-3/);

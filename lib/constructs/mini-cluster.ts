@@ -8,7 +8,7 @@ import { CertificateSourceKind } from './certificate';
 import { CurveCertJob } from './curve-cert-job';
 import { FluxBrokerConfig } from './flux-broker-config';
 import { MiniClusterProps } from './mini-cluster-props';
-import { appContainers, entrypointConfigMapName, fluxViewInitContainer, podVolumes } from './private/containers';
+import { appContainers, entrypointConfigMapName, fluxViewInitContainer, podVolumes, sidecarContainers } from './private/containers';
 import { jobSpec } from './private/job-spec';
 import { commonLabels, podLabels, sortKeys, CLUSTER_LABEL } from './private/labels';
 import { ResolvedMiniCluster, resolveMiniCluster } from './private/resolve';
@@ -252,7 +252,7 @@ export class MiniCluster extends Construct {
     const hs = this.handshake;
     const containers = appContainers(r).map((c) => (hs && c.name === r.name ? { ...c, volumeMounts: [...c.volumeMounts ?? [], hs.runnerMount] } : c));
     const spec = securePodTemplate(jobSpec(r, {
-      initContainers: initContainers(fluxViewInitContainer(r), hs),
+      initContainers: [...initContainers(fluxViewInitContainer(r), hs), ...sidecarContainers(r)],
       containers,
       volumes: [...podVolumes(r, this.certificateSecretName), ...(hs ? hs.volumes : [])],
       failureRules: hs ? [hs.failureRule] : [],
@@ -285,6 +285,7 @@ export class MiniCluster extends Construct {
 /**
  * A native sidecar handshake goes first: it starts at once and handshakes while the view is copied.
  * A plain init container handshake runs after the copy, since each init container waits for the last.
+ * The user's sidecars follow (jobObject): they need nothing from the handshake and start before Flux.
  */
 function initContainers(view: Container, hs: HandshakeParts | undefined): Container[] {
   if (!hs) return [view];

@@ -16,6 +16,7 @@ export interface InputOptions {
   readonly namespace?: string;
   readonly kubernetesVersion?: string;
   readonly ttlSecondsAfterFinished?: string;
+  readonly sidecar?: string[];
 }
 
 /** Adds the input options to `command`. */
@@ -24,7 +25,10 @@ export function withInputOptions(command: Command): Command {
     .option('-f, --filename <file>', 'a YAML file of MiniCluster resources (several documents allowed; - reads stdin); repeat for more files',
       (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
     .option('-n, --namespace <namespace>', 'namespace of resources without metadata.namespace (default: "default")')
-    .option('--kubernetes-version <version>', `Kubernetes minor version the manifests target, 1.${MIN_KUBERNETES_MINOR} or newer (default: ${DEFAULT_KUBERNETES_VERSION})`);
+    .option('--kubernetes-version <version>', `Kubernetes minor version the manifests target, 1.${MIN_KUBERNETES_MINOR} or newer (default: ${DEFAULT_KUBERNETES_VERSION})`)
+    .option('--sidecar <container>', 'run this container (not the Flux runner) as a native sidecar, stopped when Flux ends, '
+      + 'so a server such as nginx does not keep the Job from completing (Kubernetes 1.29 or newer); repeat for more',
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
 }
 
 /** Problems with the options themselves. */
@@ -43,6 +47,9 @@ export function inputOptionProblems(options: InputOptions): string[] {
   if (options.ttlSecondsAfterFinished !== undefined && !/^\d{1,9}$/.test(options.ttlSecondsAfterFinished)) {
     problems.push(`--ttl-seconds-after-finished '${options.ttlSecondsAfterFinished}': must be a whole number of seconds`);
   }
+  for (const name of options.sidecar ?? []) {
+    if (!(DNS1123_LABEL.test(name) && name.length <= 63)) problems.push(`--sidecar '${name}': must be a container name (a DNS-1123 label)`);
+  }
   return problems;
 }
 
@@ -60,6 +67,7 @@ export function loadInputs(options: InputOptions): LoadedInputs {
     namespace: options.namespace,
     kubernetesVersion: options.kubernetesVersion,
     ttlSecondsAfterFinished: options.ttlSecondsAfterFinished === undefined ? undefined : Number(options.ttlSecondsAfterFinished),
+    sidecars: options.sidecar,
   });
   const problems = inInputOrder([...read.problems, ...result.problems]);
   return { clusters: problems.length > 0 ? [] : result.clusters, problems, warnings: result.warnings };

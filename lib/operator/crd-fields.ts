@@ -240,8 +240,8 @@ function podSecurityContext(p: string): CrdField[] {
 }
 
 const SERVICES_REASON = "the operator runs these containers in one extra Pod '<name>-services' outside the Job; "
-  + 'cdk8s-minicluster does not generate it. Run the service as a sidecar in spec.containers (noWrapEntrypoint: true keeps its '
-  + 'own entrypoint), or deploy it separately as a Deployment and Service';
+  + 'cdk8s-minicluster does not generate it. Run the service in spec.containers (noWrapEntrypoint: true keeps its '
+  + 'own entrypoint) as a native sidecar (synth --sidecar <name>), or deploy it separately as a Deployment and Service';
 
 const BURSTING_REASON = 'experimental and broken in the operator at 0d75cef8 (the lead broker host entry is mis-formatted and '
   + 'clusters[] defaults are never applied); bursting to other clusters is not supported';

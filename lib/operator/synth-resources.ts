@@ -17,6 +17,8 @@ export interface SynthesizedCluster {
   readonly namespace: string;
   /** The Kubernetes objects, in synthesis order. */
   readonly manifests: any[];
+  /** Containers run as native sidecars (the --sidecar names this cluster has). */
+  readonly sidecars: string[];
 }
 
 /** Result of synthesizeSources: clusters when there are no problems. */
@@ -54,9 +56,18 @@ export function synthesizeSources(documents: SourceDocument[], options: CustomRe
       // ConfigMaps, named after the chart, so files of one namespace never hold the same object.
       const chart = new Chart(new App(), converted.name);
       miniClusterFromConverted(chart, converted.name, { ...converted, props: { ...converted.props, namespace } });
-      clusters.push({ source, name: converted.name, namespace, manifests: chart.toJson() });
+      const sidecars = converted.props.containers.filter((c) => c.sidecar).map((c) => c.name!);
+      clusters.push({ source, name: converted.name, namespace, manifests: chart.toJson(), sidecars });
     } catch (e) {
       problem(`${source.location()}${label}: ${(e as Error).message}`);
+    }
+  }
+  if (problems.length === 0) {
+    const used = new Set(clusters.flatMap((c) => c.sidecars));
+    for (const name of options.sidecars ?? []) {
+      if (!used.has(name)) {
+        problems.push({ fileIndex: Number.MAX_SAFE_INTEGER, documentIndex: 0, message: `--sidecar '${name}': no MiniCluster has a container of that name beside its Flux runner` });
+      }
     }
   }
   return { clusters: problems.length > 0 ? [] : clusters, problems, warnings };

@@ -10,6 +10,7 @@ import { CertificateSource } from '../constructs/certificate';
 import { FluxBrokerConfig } from '../constructs/flux-broker-config';
 import { MiniClusterProps } from '../constructs/mini-cluster-props';
 import { validateMiniClusterProps } from '../constructs/private/validate-mini-cluster-props';
+import { DEFAULT_KUBERNETES_VERSION, parseKubernetesVersion } from '../core/kubernetes-version';
 import {
   ContainerSecurityContext, ContainerVolume, ImagePullPolicy, MiniClusterContainer,
 } from '../constructs/props/container';
@@ -33,6 +34,12 @@ export interface CustomResourceOptions {
   readonly kubernetesVersion?: string;
   /** MiniClusterProps.ttlSecondsAfterFinished (the replacement of `spec.cleanup`). @default - kept */
   readonly ttlSecondsAfterFinished?: number;
+  /**
+   * Names of containers (beside the Flux runner) to run as native sidecars (MiniClusterContainer.sidecar):
+   * servers such as nginx, which never exit and so would keep the pods and the Job from completing.
+   * A MiniCluster resource cannot say this itself. @default - none
+   */
+  readonly sidecars?: string[];
 }
 
 /** A converted MiniCluster resource. */
@@ -201,7 +208,7 @@ class Context {
   ) {}
 
   public props(s: Record<string, any>, meta: { name: string; namespace?: string }, options: CustomResourceOptions): MiniClusterProps {
-    const containers: MiniClusterContainer[] = (s.containers ?? []).map((c: any, i: number) => this.container(c, i, s.containers.length));
+    const containers: MiniClusterContainer[] = (s.containers ?? []).map((c: any, i: number) => this.container(c, i, s.containers.length, options));
     this.viewPullSecret(s.flux?.container?.imagePullSecret, containers);
     const curveCert = str(s.flux?.curveCert);
     if (curveCert !== undefined) this.checkCurveCert(curveCert);
@@ -229,12 +236,20 @@ class Context {
     })!;
   }
 
-  private container(c: Record<string, any>, index: number, count: number): MiniClusterContainer {
+  private container(c: Record<string, any>, index: number, count: number, options: CustomResourceOptions): MiniClusterContainer {
     const isRunner = c.runFlux === true || count === 1;
     const path = ['spec', 'containers', index];
+    let sidecar = !isRunner && typeof c.name === 'string' && (options.sidecars ?? []).includes(c.name);
+    const minor = parseKubernetesVersion(options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION);
+    if (sidecar && typeof minor === 'number' && minor < 29) {
+      // Reported here, in the option's terms: MiniClusterProps' own rule would name a field the resource does not have.
+      this.problems.push(at([...path, 'name'], c.name, `--sidecar ${c.name}: native sidecars need Kubernetes 1.29 or newer (--kubernetes-version)`));
+      sidecar = false;
+    }
     if (!isRunner && c.ports?.length) {
       this.warn([...path, 'ports'], c.ports, `no Service '${c.name ?? ''}': the operator also created a ClusterIP Service named after this container for its ports; `
-        + 'not generated here (reach it on localhost from the same pod, or through the pods\' DNS names)');
+        + 'not generated here (reach it on localhost from the same pod, or through the pods\' DNS names)'
+        + (sidecar ? '' : `; and a server that never exits keeps its pod, and so the Job, from completing: run it as a native sidecar (synth --sidecar ${c.name ?? '<name>'})`));
     }
     const volumes = c.volumes === undefined ? undefined : Object.fromEntries(Object.entries(c.volumes as Record<string, any>)
       .map(([name, v]) => [name, this.volume(v, [...path, 'volumes', name])]));
@@ -261,6 +276,7 @@ class Context {
       securityContext: securityContext(c.securityContext),
       runFlux: c.runFlux,
       noWrapEntrypoint: c.noWrapEntrypoint,
+      sidecar: sidecar || undefined,
     })!;
   }
 

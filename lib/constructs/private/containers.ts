@@ -50,8 +50,20 @@ export function fluxViewInitContainer(r: ResolvedMiniCluster): Container {
   });
 }
 
-/** The application containers, the Flux runner first in the user's order. */
+/** The pod's main containers: the user's, in their order, except the sidecars. */
 export function appContainers(r: ResolvedMiniCluster): Container[] {
+  return userContainers(r).filter((_, i) => !r.props.containers[i].sidecar);
+}
+
+/**
+ * The user's sidecar containers, as native sidecars: init containers with restartPolicy Always,
+ * which the kubelet stops once the main containers have ended, so the pod can complete.
+ */
+export function sidecarContainers(r: ResolvedMiniCluster): Container[] {
+  return userContainers(r).filter((_, i) => r.props.containers[i].sidecar).map((c) => ({ ...c, restartPolicy: 'Always' }));
+}
+
+function userContainers(r: ResolvedMiniCluster): Container[] {
   return r.props.containers.map((c, i) => {
     const isRunner = i === r.runnerIndex;
     const name = isRunner ? r.name : c.name!;

@@ -276,6 +276,12 @@ function validateContainers(props: MiniClusterProps, add: Add) {
       validateVolume(vname, vol, `${path}.volumes.${vname}`, add);
     }
   });
+  const minor = props.kubernetesVersion === undefined ? 99 : parseKubernetesVersion(props.kubernetesVersion);
+  containers.forEach((c, i) => {
+    if (c.sidecar && typeof minor === 'number' && minor < 29) {
+      add(`containers[${i}].sidecar`, true, 'native sidecars need Kubernetes 1.29 or newer (kubernetesVersion); on older versions run the container as a plain one');
+    }
+  });
   containers.forEach((c, i) => validateMountPaths(props, c, `containers[${i}]`, c.runFlux === true || containers.length === 1, add));
   const runner = containers.find((c) => c.runFlux === true || containers.length === 1);
   const runnerName = props.name;
@@ -304,6 +310,7 @@ function validateContainer(c: MiniClusterContainer, path: string, isRunner: bool
   } else if (c.noWrapEntrypoint) {
     add(`${path}.noWrapEntrypoint`, true, 'the Flux runner always runs the entrypoint script');
   }
+  if (isRunner && c.sidecar) add(`${path}.sidecar`, true, 'the Flux runner is the pod\'s main container; only other containers can be sidecars');
   if (c.imagePullPolicy !== undefined && !PULL_POLICIES.includes(c.imagePullPolicy)) add(`${path}.imagePullPolicy`, c.imagePullPolicy, `must be one of ${PULL_POLICIES.join(', ')}`);
   if (c.workingDir !== undefined && !isAbsolutePath(c.workingDir)) add(`${path}.workingDir`, c.workingDir, 'must be an absolute path');
   if (c.logs !== undefined && !isAbsolutePath(c.logs)) add(`${path}.logs`, c.logs, 'must be an absolute path');

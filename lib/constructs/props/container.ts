@@ -178,4 +178,14 @@ export interface MiniClusterContainer {
   readonly runFlux?: boolean;
   /** For a non-Flux container: keep the image's entrypoint instead of the wrapper script. @default false */
   readonly noWrapEntrypoint?: boolean;
+  /**
+   * For a non-Flux container that serves for as long as Flux runs (a web server, a database): run it
+   * as a Kubernetes native sidecar (an init container with `restartPolicy: Always`). It starts before
+   * the Flux runner and is stopped once the runner ends, so the pods complete and the Job can
+   * succeed; as a plain container, a server that never exits keeps its pod, and so the Job, running
+   * until activeDeadlineSeconds. Needs Kubernetes 1.29 or newer. Kubernetes restarts it whenever it
+   * exits, so do not use it for a program that is meant to finish.
+   * @default false
+   */
+  readonly sidecar?: boolean;
 }
