@@ -41,6 +41,12 @@ export function parseKubernetesVersion(version: string): number | string {
   return minor;
 }
 
+/** The features of a target version (the default when unset); undefined when it is invalid, which is reported on its own. */
+export function featuresIfValid(version: string | undefined): KubernetesFeatures | undefined {
+  const v = version ?? DEFAULT_KUBERNETES_VERSION;
+  return typeof parseKubernetesVersion(v) === 'number' ? kubernetesFeatures(v) : undefined;
+}
+
 /** The features of a (valid) target version. */
 export function kubernetesFeatures(version: string): KubernetesFeatures {
   const minor = parseKubernetesVersion(version);

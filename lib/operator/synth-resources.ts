@@ -17,8 +17,6 @@ export interface SynthesizedCluster {
   readonly namespace: string;
   /** The Kubernetes objects, in synthesis order. */
   readonly manifests: any[];
-  /** Containers run as native sidecars (the --sidecar names this cluster has). */
-  readonly sidecars: string[];
 }
 
 /** Result of synthesizeSources: clusters when there are no problems. */
@@ -34,6 +32,7 @@ export function synthesizeSources(documents: SourceDocument[], options: CustomRe
   const problems: InputProblem[] = [];
   const warnings: string[] = [];
   const clusters: SynthesizedCluster[] = [];
+  const usedSidecars = new Set<string>();
   const seen = new Map<string, SourceDocument>();
   for (const source of documents) {
     const conversion = convertCustomResource(source.value, options);
@@ -56,16 +55,15 @@ export function synthesizeSources(documents: SourceDocument[], options: CustomRe
       // ConfigMaps, named after the chart, so files of one namespace never hold the same object.
       const chart = new Chart(new App(), converted.name);
       miniClusterFromConverted(chart, converted.name, { ...converted, props: { ...converted.props, namespace } });
-      const sidecars = converted.props.containers.filter((c) => c.sidecar).map((c) => c.name!);
-      clusters.push({ source, name: converted.name, namespace, manifests: chart.toJson(), sidecars });
+      clusters.push({ source, name: converted.name, namespace, manifests: chart.toJson() });
+      for (const c of converted.props.containers) if (c.sidecar) usedSidecars.add(c.name!);
     } catch (e) {
       problem(`${source.location()}${label}: ${(e as Error).message}`);
     }
   }
   if (problems.length === 0) {
-    const used = new Set(clusters.flatMap((c) => c.sidecars));
     for (const name of options.sidecars ?? []) {
-      if (!used.has(name)) {
+      if (!usedSidecars.has(name)) {
         problems.push({ fileIndex: Number.MAX_SAFE_INTEGER, documentIndex: 0, message: `--sidecar '${name}': no MiniCluster has a container of that name beside its Flux runner` });
       }
     }

@@ -10,7 +10,7 @@ import { CertificateSource } from '../constructs/certificate';
 import { FluxBrokerConfig } from '../constructs/flux-broker-config';
 import { MiniClusterProps } from '../constructs/mini-cluster-props';
 import { validateMiniClusterProps } from '../constructs/private/validate-mini-cluster-props';
-import { DEFAULT_KUBERNETES_VERSION, parseKubernetesVersion } from '../core/kubernetes-version';
+import { featuresIfValid } from '../core/kubernetes-version';
 import {
   ContainerSecurityContext, ContainerVolume, ImagePullPolicy, MiniClusterContainer,
 } from '../constructs/props/container';
@@ -208,7 +208,8 @@ class Context {
   ) {}
 
   public props(s: Record<string, any>, meta: { name: string; namespace?: string }, options: CustomResourceOptions): MiniClusterProps {
-    const containers: MiniClusterContainer[] = (s.containers ?? []).map((c: any, i: number) => this.container(c, i, s.containers.length, options));
+    const containers: MiniClusterContainer[] = (s.containers ?? []).map((c: any, i: number) => this.container(c, i, s.containers.length, options.sidecars ?? [],
+      featuresIfValid(options.kubernetesVersion)?.nativeSidecars !== false));
     this.viewPullSecret(s.flux?.container?.imagePullSecret, containers);
     const curveCert = str(s.flux?.curveCert);
     if (curveCert !== undefined) this.checkCurveCert(curveCert);
@@ -236,12 +237,11 @@ class Context {
     })!;
   }
 
-  private container(c: Record<string, any>, index: number, count: number, options: CustomResourceOptions): MiniClusterContainer {
+  private container(c: Record<string, any>, index: number, count: number, sidecars: string[], nativeSidecars: boolean): MiniClusterContainer {
     const isRunner = c.runFlux === true || count === 1;
     const path = ['spec', 'containers', index];
-    let sidecar = !isRunner && typeof c.name === 'string' && (options.sidecars ?? []).includes(c.name);
-    const minor = parseKubernetesVersion(options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION);
-    if (sidecar && typeof minor === 'number' && minor < 29) {
+    let sidecar = !isRunner && typeof c.name === 'string' && sidecars.includes(c.name);
+    if (sidecar && !nativeSidecars) {
       // Reported here, in the option's terms: MiniClusterProps' own rule would name a field the resource does not have.
       this.problems.push(at([...path, 'name'], c.name, `--sidecar ${c.name}: native sidecars need Kubernetes 1.29 or newer (--kubernetes-version)`));
       sidecar = false;

@@ -6,7 +6,7 @@ import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
 import { DEFAULT_HANDSHAKE_OUT_DIR, HandshakeMode, rendezvousServiceName } from '../../core/handshake-contract';
 import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, viewMountPath } from '../../core/paths';
 import { parseTopology } from '../../core/topology';
-import { parseKubernetesVersion } from '../../core/kubernetes-version';
+import { featuresIfValid, parseKubernetesVersion } from '../../core/kubernetes-version';
 import {
   DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, Quantity, ceilMilliValue, ceilValue, compareQuantities,
   UNIX_ID_RULE, isUnixId, labelKeyError, labelValueError, parseQuantity,
@@ -118,8 +118,7 @@ function validateHandshake(props: MiniClusterProps, add: Add) {
     add('handshake.port', h.port, `must be a port from 1 to 65535 other than the broker port (${brokerPort})`);
   }
   if (h.mode !== undefined && !Object.values(HandshakeMode).includes(h.mode)) add('handshake.mode', h.mode, `must be one of ${Object.values(HandshakeMode).join(', ')}`);
-  const minor = props.kubernetesVersion === undefined ? 99 : parseKubernetesVersion(props.kubernetesVersion);
-  if (h.mode === HandshakeMode.RENDEZVOUS && typeof minor === 'number' && minor < 28) {
+  if (h.mode === HandshakeMode.RENDEZVOUS && featuresIfValid(props.kubernetesVersion)?.completionIndexLabel === false) {
     add('handshake.mode', h.mode, 'rendezvous needs Kubernetes 1.28 or newer (the job-completion-index pod label); use HandshakeMode.DNS');
   }
   if (h.image !== undefined && (h.image.trim() === '' || /\s/.test(h.image))) add('handshake.image', h.image, 'must be a non-empty image reference without spaces');
@@ -131,9 +130,9 @@ function validateHandshake(props: MiniClusterProps, add: Add) {
  */
 function validateRendezvousName(props: MiniClusterProps, ctx: ValidationContext, add: Add) {
   const h = props.handshake ?? {};
-  const minor = props.kubernetesVersion === undefined ? 99 : parseKubernetesVersion(props.kubernetesVersion);
-  if (h.enabled === false || typeof minor !== 'number') return;
-  if ((h.mode ?? (minor >= 28 ? HandshakeMode.RENDEZVOUS : HandshakeMode.DNS)) !== HandshakeMode.RENDEZVOUS) return;
+  const features = featuresIfValid(props.kubernetesVersion);
+  if (h.enabled === false || !features) return;
+  if ((h.mode ?? (features.completionIndexLabel ? HandshakeMode.RENDEZVOUS : HandshakeMode.DNS)) !== HandshakeMode.RENDEZVOUS) return;
   // A name that is itself too long is already reported.
   if (!DNS1035_LABEL.test(ctx.name) || ctx.name.length > 63) return;
   const runId = props.gitOps?.runId;
@@ -260,6 +259,9 @@ function validateContainers(props: MiniClusterProps, add: Add) {
     const path = `containers[${i}]`;
     const isRunner = c.runFlux === true || containers.length === 1;
     validateContainer(c, path, isRunner, add);
+    if (c.sidecar && featuresIfValid(props.kubernetesVersion)?.nativeSidecars === false) {
+      add(`${path}.sidecar`, true, 'native sidecars need Kubernetes 1.29 or newer (kubernetesVersion); on older versions run the container as a plain one');
+    }
     const name = isRunner ? '(runner)' : c.name;
     if (name !== undefined) {
       if (seenNames.has(name)) add(`${path}.name`, c.name, `duplicates containers[${seenNames.get(name)}].name`);
@@ -274,12 +276,6 @@ function validateContainers(props: MiniClusterProps, add: Add) {
         volumes.set(vname, { json, index: i });
       }
       validateVolume(vname, vol, `${path}.volumes.${vname}`, add);
-    }
-  });
-  const minor = props.kubernetesVersion === undefined ? 99 : parseKubernetesVersion(props.kubernetesVersion);
-  containers.forEach((c, i) => {
-    if (c.sidecar && typeof minor === 'number' && minor < 29) {
-      add(`containers[${i}].sidecar`, true, 'native sidecars need Kubernetes 1.29 or newer (kubernetesVersion); on older versions run the container as a plain one');
     }
   });
   containers.forEach((c, i) => validateMountPaths(props, c, `containers[${i}]`, c.runFlux === true || containers.length === 1, add));
