@@ -195,6 +195,34 @@ spec:
     });
   });
 
+  describe('--view-in-memory: the Flux view copied into memory', () => {
+    const volumesOf = (stdout: string) => yamlDocuments(stdout)
+      .find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job').spec.template.spec.volumes;
+
+    test('GIVEN --view-in-memory THEN the view tree and the install tree are memory-backed emptyDirs', () => {
+      const run = cli(['synth', '-f', '-', '--stdout', '--view-in-memory'], { input: HELLO });
+      expect(run.code).toBe(0);
+      const volumes = volumesOf(run.stdout);
+      expect(volumes.find((v: any) => v.name === 'flux-software').emptyDir).toEqual({ medium: 'Memory' });
+      expect(volumes.find((v: any) => v.name === 'flux-view-tree').emptyDir).toEqual({ medium: 'Memory' });
+      expectValidManifests(yamlDocuments(run.stdout));
+    });
+
+    test('GIVEN no --view-in-memory THEN the copies go to the node\'s disk', () => {
+      const volumes = volumesOf(cli(['synth', '-f', '-', '--stdout'], { input: HELLO }).stdout);
+      expect(volumes.find((v: any) => v.name === 'flux-software').emptyDir).toEqual({});
+      expect(volumes.map((v: any) => v.name)).not.toContain('flux-view-tree');
+    });
+
+    test('GIVEN --view-in-memory for a cluster whose image brings Flux THEN an error and nothing written', () => {
+      const dir = workspace({ 'hello.yaml': HELLO.replace('spec:\n', 'spec:\n  flux:\n    container:\n      disable: true\n') });
+      const run = cli(['synth', '-f', 'hello.yaml', '--view-in-memory'], { cwd: dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('(option --view-in-memory) = true: needs the view: flux.container.disable is true, so nothing is copied');
+      expect(tree(dir)).toEqual(['hello.yaml']);
+    });
+  });
+
   test('warnings go to stderr and do not fail the run', () => {
     const run = cli(['synth', '-f', '-', '--stdout'], { input: HELLO.replace('spec:\n', 'spec:\n  flux:\n    minimalService: true\n') });
     expect(run.code).toBe(0);

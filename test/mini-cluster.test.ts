@@ -100,6 +100,34 @@ describe('MiniCluster', () => {
     for (const c of [...pod.initContainers, ...pod.containers]) for (const m of c.volumeMounts) expect(volumeNames).toContain(m.name);
   });
 
+  test('inMemory: the view tree and the install tree are copied into memory, Flux state stays on disk', () => {
+    // WHEN
+    const { docs, job } = synth({ ...hello, containers: [{ image: 'ubuntu:noble', command: 'hostname', runFlux: true }, { image: 'nginx', name: 'web', sidecar: true }], flux: { container: { inMemory: true } } });
+    // THEN both copy targets are memory-backed emptyDirs; the view volume (config, state) is not
+    const pod = job.spec.template.spec;
+    const volume = (name: string) => pod.volumes.find((v: any) => v.name === name);
+    expect(volume('flux-software').emptyDir).toEqual({ medium: 'Memory' });
+    expect(volume('flux-view-tree').emptyDir).toEqual({ medium: 'Memory' });
+    expect(volume('flux-view').emptyDir).toEqual({});
+    // AND every container that mounts the view mounts the tree at <mountPath>/view, after the view
+    const users = [initContainer(job, 'flux-view'), ...pod.containers, initContainer(job, 'web')];
+    for (const c of users) {
+      const names = c.volumeMounts.map((m: any) => m.name);
+      expect(names.indexOf('flux-view-tree')).toBe(names.indexOf('flux-view') + 1);
+      expect(c.volumeMounts[names.indexOf('flux-view-tree')]).toEqual({ name: 'flux-view-tree', mountPath: '/mnt/flux/view' });
+    }
+    // AND the scripts put the view where the tree is mounted
+    expect(initContainer(job, 'flux-view').volumeMounts.find((m: any) => m.name === 'flux-software').mountPath).toBe('/mnt/flux/software');
+    expectValidManifests(docs, { kubernetesVersion: '1.34' });
+  });
+
+  test('by default the copies go to the node\'s disk, and there is no separate view tree volume', () => {
+    const { job } = synth();
+    const pod = job.spec.template.spec;
+    expect(pod.volumes.find((v: any) => v.name === 'flux-software').emptyDir).toEqual({});
+    expect(pod.volumes.map((v: any) => v.name)).not.toContain('flux-view-tree');
+  });
+
   test.each(['1.27', '1.28', '1.29', '1.30', '1.31', '1.33', '1.34', '1.36'])('kubernetes %s: schema-valid output with the lifecycle it supports', (version) => {
     // WHEN
     const { docs, job } = synth({ ...hello, kubernetesVersion: version });

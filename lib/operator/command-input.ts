@@ -17,6 +17,7 @@ export interface InputOptions {
   readonly kubernetesVersion?: string;
   readonly ttlSecondsAfterFinished?: string;
   readonly sidecar?: string[];
+  readonly viewInMemory?: boolean;
 }
 
 /** Adds the input options to `command`. */
@@ -28,7 +29,9 @@ export function withInputOptions(command: Command): Command {
     .option('--kubernetes-version <version>', `Kubernetes minor version the manifests target, 1.${MIN_KUBERNETES_MINOR} or newer (default: ${DEFAULT_KUBERNETES_VERSION})`)
     .option('--sidecar <container>', 'run this container (not the Flux runner) as a native sidecar, stopped when Flux ends, '
       + 'so a server such as nginx does not keep the Job from completing (Kubernetes 1.29 or newer); repeat for more',
-    (value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+    .option('--view-in-memory', 'copy the Flux view into memory (emptyDir medium Memory) instead of onto the node\'s disk: '
+      + 'pods start faster, and the copy counts as the pods\' memory');
 }
 
 /** Problems with the options themselves. */
@@ -68,6 +71,7 @@ export function loadInputs(options: InputOptions): LoadedInputs {
     kubernetesVersion: options.kubernetesVersion,
     ttlSecondsAfterFinished: options.ttlSecondsAfterFinished === undefined ? undefined : Number(options.ttlSecondsAfterFinished),
     sidecars: options.sidecar,
+    viewInMemory: options.viewInMemory,
   });
   const problems = inInputOrder([...read.problems, ...result.problems]);
   return { clusters: problems.length > 0 ? [] : result.clusters, problems, warnings: result.warnings };

@@ -40,6 +40,11 @@ export interface CustomResourceOptions {
    * A MiniCluster resource cannot say this itself. @default - none
    */
   readonly sidecars?: string[];
+  /**
+   * Copy the Flux view into memory (FluxViewOptions.inMemory): faster pod starts, counted as the
+   * pods' memory. A MiniCluster resource cannot say this itself. @default false
+   */
+  readonly viewInMemory?: boolean;
 }
 
 /** A converted MiniCluster resource. */
@@ -225,7 +230,7 @@ class Context {
       backoffLimit: s.backoffLimit || undefined,
       ttlSecondsAfterFinished: options.ttlSecondsAfterFinished,
       interactive: s.interactive,
-      flux: this.flux(s.flux ?? {}),
+      flux: this.flux(s.flux ?? {}, options.viewInMemory),
       logging: compact({ ...s.logging }),
       network: compact({ headlessName: str(s.network?.headlessName), disableAffinity: s.network?.disableAffinity }),
       archive: str(s.archive?.path) !== undefined ? { path: s.archive.path } : undefined,
@@ -324,7 +329,7 @@ class Context {
     this.warn(path, secret, "added to the pod's imagePullSecrets; the operator ignored this field and pulled the view image without it");
   }
 
-  private flux(f: Record<string, any>): FluxOptions | undefined {
+  private flux(f: Record<string, any>, inMemory: boolean | undefined): FluxOptions | undefined {
     const c = f.container ?? {};
     return compact({
       container: compact({
@@ -332,6 +337,7 @@ class Context {
         name: str(c.name),
         mountPath: str(c.mountPath),
         disable: c.disable,
+        inMemory: inMemory || undefined,
         workingDir: str(c.workingDir),
         pythonPath: str(c.pythonPath),
         resources: compact({ ...c.resources }),
@@ -411,6 +417,7 @@ class Context {
     let path: string;
     if (propPath === 'name' || propPath === 'namespace') path = `metadata.${propPath}`;
     else if (propPath === 'kubernetesVersion' || propPath === 'ttlSecondsAfterFinished') return { path: `(option ${propPath})`, segments: [], value, rule };
+    else if (propPath === 'flux.container.inMemory') return { path: '(option --view-in-memory)', segments: [], value, rule };
     else if (propPath === 'pod.fsGroup') path = 'spec.pod.securityContext.fsGroup';
     else if (propPath === 'certificate.inlineCertificate') path = 'spec.flux.curveCert';
     else if (carrier !== undefined && propPath === `containers[${carrier}].imagePullSecret`) path = 'spec.flux.container.imagePullSecret';

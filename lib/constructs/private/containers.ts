@@ -9,6 +9,7 @@ import { sortKeys } from './labels';
 /** Names of the volumes the MiniCluster adds (see RESERVED_VOLUME_NAMES). */
 export const VOLUMES = {
   software: 'flux-software',
+  viewTree: 'flux-view-tree',
   entrypoint: 'flux-entrypoint',
   certificate: 'flux-curve-cert',
   handshakeProgram: 'flux-handshake-program',
@@ -23,11 +24,19 @@ export function entrypointConfigMapName(clusterName: string): string {
 function fluxMounts(r: ResolvedMiniCluster, withSoftware: boolean): VolumeMount[] {
   const mounts: VolumeMount[] = [
     { name: r.viewName, mountPath: r.mountPath },
+    // In memory, the view's tree is a volume of its own inside the view volume (after it: runtimes
+    // mount parents first), so that Flux's config and state stay on disk.
+    ...(r.viewInMemory ? [{ name: VOLUMES.viewTree, mountPath: viewTreePath(r) }] : []),
     { name: VOLUMES.entrypoint, mountPath: ENTRYPOINT_MOUNT_DIR, readOnly: true },
     { name: VOLUMES.certificate, mountPath: CERTIFICATE_MOUNT_DIR, readOnly: true },
   ];
   if (withSoftware && !r.viewDisabled) mounts.push({ name: VOLUMES.software, mountPath: SOFTWARE_MOUNT_DIR });
   return mounts;
+}
+
+/** Where the view's tree (the Spack view's symlinks) is copied: VIEW_ROOT of the scripts. */
+function viewTreePath(r: ResolvedMiniCluster): string {
+  return `${r.mountPath}/view`;
 }
 
 /**
@@ -100,7 +109,8 @@ export function podVolumes(r: ResolvedMiniCluster, certificateSecretName: string
       secret: { secretName: certificateSecretName, defaultMode: 0o400, items: [{ key: 'curve.cert', path: 'curve.cert' }] },
     },
   ];
-  if (!r.viewDisabled) volumes.push({ name: VOLUMES.software, emptyDir: {} });
+  if (!r.viewDisabled) volumes.push({ name: VOLUMES.software, emptyDir: r.viewInMemory ? { medium: 'Memory' } : {} });
+  if (r.viewInMemory) volumes.push({ name: VOLUMES.viewTree, emptyDir: { medium: 'Memory' } });
   const user = new Map<string, ContainerVolume>();
   for (const c of r.props.containers) for (const [n, v] of Object.entries(c.volumes ?? {})) user.set(n, v);
   for (const n of [...user.keys()].sort()) volumes.push(userVolume(n, user.get(n)!));

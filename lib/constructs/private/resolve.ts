@@ -34,6 +34,8 @@ export interface ResolvedMiniCluster {
   readonly viewName: string;
   readonly mountPath: string;
   readonly viewDisabled: boolean;
+  /** The copied view and install tree live in memory-backed volumes (flux.container.inMemory). */
+  readonly viewInMemory: boolean;
   readonly viewPullPolicy: string;
   readonly topology: string;
   readonly connectTimeout: string;
@@ -89,6 +91,7 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     viewName: view.name ?? 'flux-view',
     mountPath: viewMountPath(view.mountPath),
     viewDisabled: view.disable ?? false,
+    viewInMemory: !(view.disable ?? false) && (view.inMemory ?? false),
     viewPullPolicy: view.pullAlways ? 'Always' : 'IfNotPresent',
     topology: flux.topology ?? DEFAULT_TOPOLOGY,
     connectTimeout: flux.connectTimeout ?? '5s',

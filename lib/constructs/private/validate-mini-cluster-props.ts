@@ -35,7 +35,7 @@ const TOLERATION_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const PULL_POLICIES: string[] = Object.values(ImagePullPolicy);
 const VOLUME_SOURCES: (keyof ContainerVolume)[] = ['hostPath', 'configMapName', 'claimName', 'secretName', 'emptyDir', 'csiDriver'];
 /** Names the MiniCluster gives its own volumes. */
-export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake', 'flux-handshake-program', 'flux-tmp'];
+export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-view-tree', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake', 'flux-handshake-program', 'flux-tmp'];
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const intInRange = (v: unknown, lo: number, hi = Number.MAX_SAFE_INTEGER) => isInt(v) && v >= lo && v <= hi;
@@ -184,6 +184,7 @@ function validateFlux(props: MiniClusterProps, add: Add) {
     add('flux.container.mountPath', c.mountPath, 'must be an absolute path other than /');
   }
   if (c.image !== undefined && c.image.trim() === '') add('flux.container.image', c.image, 'must not be empty');
+  if (c.inMemory && c.disable) add('flux.container.inMemory', c.inMemory, 'needs the view: flux.container.disable is true, so nothing is copied');
   validateResources(c.resources, 'flux.container.resources', add);
   validateSecurityContext(c.securityContext, 'flux.container.securityContext', add);
   if (f.wrap !== undefined && /\s/.test(f.wrap)) add('flux.wrap', f.wrap, 'must be a comma-separated argument list without spaces (flux start --wrap)');
@@ -352,6 +353,7 @@ function validateMountPaths(props: MiniClusterProps, c: MiniClusterContainer, pa
     taken.set(ENTRYPOINT_MOUNT_DIR, 'the entrypoint ConfigMap');
     taken.set(CERTIFICATE_MOUNT_DIR, 'the certificate Secret');
     if (!view?.disable) taken.set(SOFTWARE_MOUNT_DIR, 'the Flux software volume');
+    if (!view?.disable && view?.inMemory) taken.set(`${viewMountPath(view?.mountPath)}/view`, 'the in-memory Flux view (flux.container.inMemory)');
     if (isRunner && props.handshake?.enabled !== false) taken.set(DEFAULT_HANDSHAKE_OUT_DIR, 'the hosts handshake volume');
   }
   for (const name of Object.keys(c.volumes ?? {}).sort()) {
