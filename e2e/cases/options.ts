@@ -4,25 +4,27 @@
  */
 import * as path from 'path';
 import { App, Chart } from 'cdk8s';
-import { MiniCluster } from '../../lib';
+import { MiniCluster, PodSecurityLevel } from '../../lib';
 import { E2eCase } from '../case';
 
 export function optionCases(): E2eCase[] {
   return [{
     id: 'example hello-world with flux.container.inMemory',
-    note: 'the view and the install tree copied into memory-backed emptyDirs; Flux\'s config and state on disk',
+    note: 'the view and the install tree copied into memory-backed emptyDirs (Flux\'s config and state on disk), by uid 1000 at the restricted level',
     synth: (dir: string) => {
       const app = new App({ outdir: dir });
       new MiniCluster(new Chart(app, 'hello-world', { namespace: 'default' }), 'flux-sample', {
         size: 4,
         logging: { quiet: true },
         flux: { container: { inMemory: true } },
-        // A Flux job on one of the 4 brokers: the file systems it runs Flux from.
-        containers: [{ image: 'ubuntu:noble', command: 'stat -f -c %T /opt/software /mnt/flux/view /mnt/flux/config' }],
+        // Non-root containers must be able to fill and use the memory-backed volumes too.
+        podSecurity: PodSecurityLevel.RESTRICTED,
+        // A Flux job on one of the 4 brokers: the file systems it runs Flux from, and its user.
+        containers: [{ image: 'ubuntu:noble', command: "sh -c 'stat -f -c %T /opt/software /mnt/flux/view /mnt/flux/config; id -u'" }],
       });
       app.synth();
       return [path.join(dir, 'hello-world.k8s.yaml')];
     },
-    expect: { result: 'Succeeded', leadOutput: [/^tmpfs\ntmpfs\n(?!tmpfs\n)\S+\n?$/] },
+    expect: { result: 'Succeeded', leadOutput: [/^tmpfs\ntmpfs\n(?!tmpfs\n)\S+\n1000\n?$/] },
   }];
 }
