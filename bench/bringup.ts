@@ -4,9 +4,11 @@
  * real Flux in the pod emulator, alternating, in the same run: at N = 4 and 16 pods, with healthy
  * DNS and with slow DNS (records 10 s late, 30 s negative cache), pods 1 s apart and all at once.
  *
- * Both run the same initial program (`flux resource list; flux run -N<N> hostname`) from the same
- * flux-view and ubuntu images. Prints medians of the per-pair ratios (first pod -> every broker
- * connected, first pod -> Job success), where the library's time goes, and a sidecar's peak RSS.
+ * The library runs twice, with its defaults and with the view copied into memory
+ * (flux.container.inMemory). All run the same initial program (`flux resource list; flux run -N<N>
+ * hostname`) from the same flux-view and ubuntu images. Prints medians of the per-round ratios to
+ * the naive Job (first pod -> every broker connected, first pod -> Job success), where the time
+ * goes, and a sidecar's peak RSS.
  * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX). BRINGUP_RUNS sets the pairs (default 3),
  * BRINGUP_SIZES the pod counts (default 4,16).
  */
@@ -47,13 +49,18 @@ interface Measure {
   readonly phases?: PhaseTimes;
 }
 
+/** The Jobs of one round, in the order of the first round (later rounds rotate it). */
+const JOBS = ['library', 'library, view in memory', 'naive'] as const;
+type JobKind = typeof JOBS[number];
+
 /** The library's side: a MiniCluster running the naive Job's initial program as its own. */
-function libraryManifests(dir: string, n: number): { manifests: string[]; secrets: string[]; job: string } {
+function libraryManifests(dir: string, n: number, inMemory: boolean): { manifests: string[]; secrets: string[]; job: string } {
   const app = new App({ outdir: dir });
   const chart = new Chart(app, 'bringup', { namespace: 'default' });
   new MiniCluster(chart, 'fluxlib', {
     size: n,
     logging: { quiet: true },
+    flux: inMemory ? { container: { inMemory: true } } : undefined,
     containers: [{ image: 'ubuntu:noble', launcher: true, command: `sh -c 'flux resource list; flux run -N${n} hostname'` }],
   });
   app.synth();
@@ -118,35 +125,40 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   const phaseRows: string[] = [];
   for (const n of SIZES) {
-    const lib = libraryManifests(path.join(WORK, `lib-${n}`), n);
-    const naive = naiveManifests(path.join(WORK, `naive-${n}`), n, engines.podemu!);
+    const inputs: Record<JobKind, { manifests: string[]; secrets: string[]; job: string }> = {
+      'library': libraryManifests(path.join(WORK, `lib-${n}`), n, false),
+      'library, view in memory': libraryManifests(path.join(WORK, `lib-memory-${n}`), n, true),
+      'naive': naiveManifests(path.join(WORK, `naive-${n}`), n, engines.podemu!),
+    };
     for (const s of SCENARIOS) {
-      const pairs: Array<{ lib: Measure; naive: Measure }> = [];
+      const rounds: Array<Record<JobKind, Measure>> = [];
       for (let i = 0; i < RUNS; i++) {
-        // Alternate which goes first, so a drift in the machine's load hits both alike.
-        const order = i % 2 === 0 ? ['lib', 'naive'] : ['naive', 'lib'];
-        const got: Record<string, Measure> = {};
+        // Rotate which goes first, so a drift in the machine's load hits all alike.
+        const order = JOBS.map((_, k) => JOBS[(k + i) % JOBS.length]);
+        const got: Partial<Record<JobKind, Measure>> = {};
         for (const which of order) {
-          got[which] = which === 'lib'
-            ? await measure(engines, lib, s, path.join(WORK, 'logs-lib'), rss)
-            : await measure(engines, naive, s, path.join(WORK, 'logs-naive'));
+          const logs = path.join(WORK, `logs-${which === 'naive' ? 'naive' : which === 'library' ? 'lib' : 'lib-memory'}`);
+          got[which] = await measure(engines, inputs[which], s, logs, which === 'naive' ? undefined : rss);
         }
-        pairs.push({ lib: got.lib, naive: got.naive });
-        console.log(`N=${n} ${s.name} run ${i + 1}: library ${f2(got.lib.brokers)} / ${f2(got.lib.success)} s, naive ${f2(got.naive.brokers)} / ${f2(got.naive.success)} s (brokers connected / Job success)`);
+        const round = got as Record<JobKind, Measure>;
+        rounds.push(round);
+        console.log(`N=${n} ${s.name} run ${i + 1}: ${JOBS.map((j) => `${j} ${f2(round[j].brokers)} / ${f2(round[j].success)} s`).join(', ')} (brokers connected / Job success)`);
       }
-      const ratio = (key: 'brokers' | 'success') => median(pairs.map((p) => p.lib[key] / p.naive[key]));
-      const med = (which: 'lib' | 'naive', key: 'brokers' | 'success') => median(pairs.map((p) => p[which][key]));
-      rows.push(`| ${n} | ${s.name} | ${f2(med('lib', 'brokers'))} | ${f2(med('naive', 'brokers'))} | ${f2(med('lib', 'success'))} | ${f2(med('naive', 'success'))} | ${f2(ratio('brokers'))} | ${f2(ratio('success'))} | ${f2(1 / ratio('success'))} |`);
-      for (const which of ['lib', 'naive'] as const) {
-        const ps = pairs.map((p) => p[which].phases).filter((p): p is PhaseTimes => !!p);
+      const med = (which: JobKind, key: 'brokers' | 'success') => median(rounds.map((r) => r[which][key]));
+      for (const which of ['library', 'library, view in memory'] as const) {
+        const ratio = (key: 'brokers' | 'success') => median(rounds.map((r) => r[which][key] / r.naive[key]));
+        rows.push(`| ${n} | ${s.name} | ${which} | ${f2(med(which, 'brokers'))} | ${f2(med('naive', 'brokers'))} | ${f2(med(which, 'success'))} | ${f2(med('naive', 'success'))} | ${f2(ratio('brokers'))} | ${f2(ratio('success'))} | ${f2(1 / ratio('success'))} |`);
+      }
+      for (const which of JOBS) {
+        const ps = rounds.map((r) => r[which].phases).filter((p): p is PhaseTimes => !!p);
         const m = (k: keyof PhaseTimes) => f2(median(ps.map((p) => p[k])));
-        phaseRows.push(`| ${n} | ${s.name} | ${which === 'lib' ? 'library' : 'naive'} | ${m('lastPod')} | ${m('init')} | ${m('mainStart')} | ${m('brokerStart')} | ${m('connected')} | ${m('success')} |`);
+        phaseRows.push(`| ${n} | ${s.name} | ${which} | ${m('lastPod')} | ${m('init')} | ${m('mainStart')} | ${m('brokerStart')} | ${m('connected')} | ${m('success')} |`);
       }
     }
   }
-  console.log(`\nMedians of ${RUNS} alternating runs each; seconds from the first pod's start.\n`);
-  console.log('| N | DNS | library: brokers connected | naive: brokers connected | library: Job success | naive: Job success | library / naive (brokers) | library / naive (success) | naive / library (success) |');
-  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(`\nMedians of ${RUNS} rotating rounds each; seconds from the first pod's start.\n`);
+  console.log('| N | DNS | library | library: brokers connected | naive: brokers connected | library: Job success | naive: Job success | library / naive (brokers) | library / naive (success) | naive / library (success) |');
+  console.log('|---:|---|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) console.log(r);
   console.log('\nWhere the time goes (medians, seconds from the first pod\'s start, the last pod of each phase):\n');
   console.log('| N | DNS | Job | last pod created | init containers done | Flux container started | broker started | brokers connected | Job success |');
