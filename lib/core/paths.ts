@@ -17,6 +17,11 @@ export function viewMountPath(mountPath: string | undefined): string {
   return (mountPath ?? '/mnt/flux').replace(/\/+$/, '');
 }
 
+/** Where the view's tree (the Spack view: bin, lib, ... as symlinks into /opt/software) is copied. */
+export function viewTreeDir(mountPath: string | undefined): string {
+  return `${viewMountPath(mountPath)}/view`;
+}
+
 /** Paths derived from the flux view mount path (default /mnt/flux). */
 export function fluxPaths(mountPath: string) {
   const root = mountPath.replace(/\/+$/, '') || '/';

@@ -4,6 +4,7 @@
  * the few facts the scripts rely on for their own correctness, and fails with every problem at once.
  */
 import { rangeHostlist } from '../core/hostlist';
+import { viewTreeDir } from '../core/paths';
 import { LeadMode, ScriptModel, SidecarScriptModel } from './model';
 import { shellQuote } from './shell-quote';
 import { renderTemplate, TemplateContext } from './template';
@@ -152,7 +153,7 @@ function renderSidecar(model: ScriptModel, sidecar: SidecarScriptModel): string 
 function renderFluxView(model: ScriptModel): string {
   return renderTemplate('flux-view.sh', {
     values: {
-      VIEW_ROOT: `${model.mountPath}/view`,
+      VIEW_ROOT: viewTreeDir(model.mountPath),
       PYTHON_PATH: model.pythonPath ?? '',
       FLUX_SOCKET: fluxSocket(model),
     },

@@ -1,7 +1,7 @@
 /** The MiniCluster's pod containers and volumes, as manifest-shaped objects. */
 import type { Container, EnvVar, Volume, VolumeMount } from 'kubernetes-types-1.30/core/v1';
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
-import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR } from '../../core/paths';
+import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, viewTreeDir } from '../../core/paths';
 import { ContainerResources, ContainerSecurityContext, ContainerVolume, MiniClusterContainer } from '../props/container';
 import { ResolvedMiniCluster } from './resolve';
 import { sortKeys } from './labels';
@@ -26,17 +26,12 @@ function fluxMounts(r: ResolvedMiniCluster, withSoftware: boolean): VolumeMount[
     { name: r.viewName, mountPath: r.mountPath },
     // In memory, the view's tree is a volume of its own inside the view volume (after it: runtimes
     // mount parents first), so that Flux's config and state stay on disk.
-    ...(r.viewInMemory ? [{ name: VOLUMES.viewTree, mountPath: viewTreePath(r) }] : []),
+    ...(r.viewInMemory ? [{ name: VOLUMES.viewTree, mountPath: viewTreeDir(r.mountPath) }] : []),
     { name: VOLUMES.entrypoint, mountPath: ENTRYPOINT_MOUNT_DIR, readOnly: true },
     { name: VOLUMES.certificate, mountPath: CERTIFICATE_MOUNT_DIR, readOnly: true },
   ];
   if (withSoftware && !r.viewDisabled) mounts.push({ name: VOLUMES.software, mountPath: SOFTWARE_MOUNT_DIR });
   return mounts;
-}
-
-/** Where the view's tree (the Spack view's symlinks) is copied: VIEW_ROOT of the scripts. */
-function viewTreePath(r: ResolvedMiniCluster): string {
-  return `${r.mountPath}/view`;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
 import { DEFAULT_HANDSHAKE_OUT_DIR, HandshakeMode, rendezvousServiceName } from '../../core/handshake-contract';
-import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, viewMountPath } from '../../core/paths';
+import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, viewMountPath, viewTreeDir } from '../../core/paths';
 import { parseTopology } from '../../core/topology';
 import { featuresIfValid, parseKubernetesVersion } from '../../core/kubernetes-version';
 import {
@@ -353,7 +353,7 @@ function validateMountPaths(props: MiniClusterProps, c: MiniClusterContainer, pa
     taken.set(ENTRYPOINT_MOUNT_DIR, 'the entrypoint ConfigMap');
     taken.set(CERTIFICATE_MOUNT_DIR, 'the certificate Secret');
     if (!view?.disable) taken.set(SOFTWARE_MOUNT_DIR, 'the Flux software volume');
-    if (!view?.disable && view?.inMemory) taken.set(`${viewMountPath(view?.mountPath)}/view`, 'the in-memory Flux view (flux.container.inMemory)');
+    if (!view?.disable && view?.inMemory) taken.set(viewTreeDir(view.mountPath), 'the in-memory Flux view (flux.container.inMemory)');
     if (isRunner && props.handshake?.enabled !== false) taken.set(DEFAULT_HANDSHAKE_OUT_DIR, 'the hosts handshake volume');
   }
   for (const name of Object.keys(c.volumes ?? {}).sort()) {
