@@ -52,6 +52,8 @@ interface Measure {
 /** The Jobs of one round, in the order of the first round (later rounds rotate it). */
 const JOBS = ['library', 'library, view in memory', 'naive'] as const;
 type JobKind = typeof JOBS[number];
+/** Each Job's directory under WORK: its manifests in `<dir>-<N>`, its last run's logs in `logs-<dir>`. */
+const JOB_DIRS: Record<JobKind, string> = { 'library': 'lib', 'library, view in memory': 'lib-memory', 'naive': 'naive' };
 
 /** The library's side: a MiniCluster running the naive Job's initial program as its own. */
 function libraryManifests(dir: string, n: number, inMemory: boolean): { manifests: string[]; secrets: string[]; job: string } {
@@ -126,9 +128,9 @@ async function main(): Promise<void> {
   const phaseRows: string[] = [];
   for (const n of SIZES) {
     const inputs: Record<JobKind, { manifests: string[]; secrets: string[]; job: string }> = {
-      'library': libraryManifests(path.join(WORK, `lib-${n}`), n, false),
-      'library, view in memory': libraryManifests(path.join(WORK, `lib-memory-${n}`), n, true),
-      'naive': naiveManifests(path.join(WORK, `naive-${n}`), n, engines.podemu!),
+      'library': libraryManifests(path.join(WORK, `${JOB_DIRS.library}-${n}`), n, false),
+      'library, view in memory': libraryManifests(path.join(WORK, `${JOB_DIRS['library, view in memory']}-${n}`), n, true),
+      'naive': naiveManifests(path.join(WORK, `${JOB_DIRS.naive}-${n}`), n, engines.podemu!),
     };
     for (const s of SCENARIOS) {
       const rounds: Array<Record<JobKind, Measure>> = [];
@@ -137,8 +139,7 @@ async function main(): Promise<void> {
         const order = JOBS.map((_, k) => JOBS[(k + i) % JOBS.length]);
         const got: Partial<Record<JobKind, Measure>> = {};
         for (const which of order) {
-          const logs = path.join(WORK, `logs-${which === 'naive' ? 'naive' : which === 'library' ? 'lib' : 'lib-memory'}`);
-          got[which] = await measure(engines, inputs[which], s, logs, which === 'naive' ? undefined : rss);
+          got[which] = await measure(engines, inputs[which], s, path.join(WORK, `logs-${JOB_DIRS[which]}`), which === 'naive' ? undefined : rss);
         }
         const round = got as Record<JobKind, Measure>;
         rounds.push(round);
