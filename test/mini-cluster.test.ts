@@ -148,6 +148,26 @@ describe('MiniCluster', () => {
     }
   });
 
+  test.each([
+    ['1.34', {}, 'true'],
+    ['1.31', {}, 'true'],
+    ['1.30', {}, 'false'],
+    ['1.34', { completeWorkers: true }, 'false'],
+  ])('kubernetes %s, flux %j: workers rejoin after a clean broker exit: %s', (version, flux, rejoins) => {
+    // GIVEN a cluster whose workers' instance may end because its lead was evicted
+    // WHEN it is synthesized
+    const { configMap } = synth({ ...hello, kubernetesVersion: version, flux });
+    // THEN workers wait for a new lead only where successPolicy reaps them once the lead succeeded
+    expect(configMap.data['entrypoint.sh']).toContain(`\nworker_rejoins='${rejoins}'\n`);
+  });
+
+  test('the Flux container ends with its last log lines as its termination message, other containers as they were', () => {
+    const { job } = synth({ ...hello, containers: [{ ...hello.containers[0], runFlux: true }, { name: 'helper', image: 'busybox', command: 'sleep 1' }] });
+    const [runner, helper] = job.spec.template.spec.containers;
+    expect(runner.terminationMessagePolicy).toBe('FallbackToLogsOnError');
+    expect(helper.terminationMessagePolicy).toBeUndefined();
+  });
+
   test('fields the cdk8s-plus-27 L1 classes would drop still reach the YAML', () => {
     const { job } = synth({ ...hello, kubernetesVersion: '1.34', shareProcessNamespace: true });
     expect(job.spec.successPolicy).toBeDefined();

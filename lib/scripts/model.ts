@@ -116,6 +116,12 @@ export interface ScriptModel {
   /** Workers stop after the first broker exit, whatever its code. */
   readonly completeWorkers: boolean;
   /**
+   * A worker whose broker exits 0 starts it again and waits for a lead: its instance ended, either
+   * because the lead finished (then the Job's successPolicy reaps the pod) or because the lead's pod
+   * was evicted (then a new lead comes). Only with successPolicy and without completeWorkers.
+   */
+  readonly workerRejoins: boolean;
+  /**
    * Upper bound on worker broker restarts after a non-zero exit; 0 means unbounded (the Job's
    * successPolicy reaps workers when the lead finishes).
    */

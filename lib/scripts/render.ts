@@ -80,6 +80,7 @@ function renderEntrypoint(model: ScriptModel): string {
       BROKER_DIRECTORIES: brokerDirectories(model.brokerOptions),
       RESOURCE_ENCODE_ARGS: model.resourceEncodeArgs,
       COMPLETE_WORKERS: String(model.completeWorkers),
+      WORKER_REJOINS: String(model.workerRejoins),
       WORKER_MAX_RESTARTS: model.workerMaxRestarts,
       WORKER_RESTART_DELAY_SECONDS: model.workerRestartDelaySeconds,
       FLUX_VIEW_SCRIPT: renderFluxView(model),

@@ -1,3 +1,4 @@
+import { ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { LeadMode, ScriptModel } from '../../lib/scripts/model';
@@ -344,6 +345,71 @@ describe('entrypoint.sh, signals', () => {
     expect(fs.existsSync(path.join(sandbox.home, 'post-ran'))).toBe(true);
   });
 });
+
+describe('entrypoint.sh, deleted pods are never a success', () => {
+  // Real brokers exit 0 on SIGTERM; the kubelet makes a deleted pod whose containers exited 0
+  // Succeeded, which completes its index (no replacement) or, for the lead, the whole Job.
+  const EXIT_0_ON_TERM = BLOCK_UNTIL_TERM.replace('exit 143', 'exit 0');
+
+  test.each([
+    ['the lead', 'flux-sample-0', {}],
+    ['a worker', 'flux-sample-1', {}],
+    ['a rejoining worker', 'flux-sample-1', { workerRejoins: true }],
+  ])('SIGTERM to %s whose broker exits 0 ends the container with 143', async (_, hostname, overrides) => {
+    // GIVEN a running broker that shuts down cleanly on SIGTERM, as flux-broker does
+    const scripts = renderScripts(sampleModel(sandbox, overrides));
+    expect(sandbox.runInit(scripts).status).toBe(0);
+    const { child, done } = sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname, onStart: EXIT_0_ON_TERM });
+    await sandbox.waitForCallFile('blocking', child);
+    // WHEN the pod is evicted
+    child.kill('SIGTERM');
+    const result = await done;
+    // THEN the broker got the signal, but the container fails, so the Job's DisruptionTarget rule replaces it
+    expect(fs.readFileSync(path.join(sandbox.calls, 'signal'), 'utf8')).toBe('TERM\n');
+    expect(result.status).toBe(143);
+    expect(sandbox.brokerCalls()).toHaveLength(1);
+  });
+
+  test('with workerRejoins a worker starts its broker again after a clean exit, until the pod is stopped', async () => {
+    // GIVEN workers that rejoin (successPolicy), and an instance that ends twice (its lead evicted)
+    const scripts = renderScripts(sampleModel(sandbox, { quiet: false, workerRejoins: true, workerRestartDelaySeconds: 0 }));
+    expect(sandbox.runInit(scripts).status).toBe(0);
+    const onStart = `if [ "$s" -ge 3 ]; then ${BLOCK_UNTIL_TERM}; fi`;
+    const { child, done } = sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname: 'flux-sample-1', onStart });
+    // WHEN the third broker runs and the Job reaps the pod (the lead succeeded)
+    await sandbox.waitForCallFile('blocking', child);
+    child.kill('SIGTERM');
+    const result = await done;
+    // THEN the worker waited for a lead after each clean exit, and the reaping is not a success
+    expect(sandbox.brokerCalls()).toHaveLength(3);
+    expect(result.stdout.match(/the worker broker exited cleanly: waiting for a lead/g)).toHaveLength(2);
+    expect(result.status).toBe(143);
+  });
+
+  test('a signal during the wait before a restart ends the worker at once with 143', async () => {
+    // GIVEN a worker waiting 10 minutes before it restarts its broker (a jest timeout if the trap waits too)
+    const scripts = renderScripts(sampleModel(sandbox, { quiet: false, workerRejoins: true, workerRestartDelaySeconds: 600 }));
+    expect(sandbox.runInit(scripts).status).toBe(0);
+    const { child, done } = sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname: 'flux-sample-1' });
+    await waitForOutput(child, 'restarting in 600s');
+    // WHEN the pod is deleted
+    child.kill('SIGTERM');
+    // THEN the container ends with the signal's code, without starting another broker
+    expect((await done).status).toBe(143);
+    expect(sandbox.brokerCalls()).toHaveLength(1);
+  });
+});
+
+/** Resolves once `child` printed `text` on its standard output. */
+function waitForOutput(child: ChildProcess, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes(text)) resolve();
+    });
+  });
+}
 
 describe('entrypoint.sh, files it prepares', () => {
   test('the certificate is copied to a 0600 file with identical content, never printed', () => {

@@ -365,6 +365,7 @@ export function sampleModel(sandbox?: Sandbox, overrides: Partial<ScriptModel> =
     batchJobFlags: '',
     interactive: false,
     completeWorkers: false,
+    workerRejoins: false,
     workerMaxRestarts: 0,
     workerRestartDelaySeconds: 0,
     sidecars: [],

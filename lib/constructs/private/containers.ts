@@ -85,6 +85,9 @@ function userContainers(r: ResolvedMiniCluster): Container[] {
       resources: resources(c.resources),
       securityContext: securityContext(c.securityContext),
       lifecycle: lifecycle(c),
+      // What `kubectl describe` and the Job's pod show when Flux fails: the lead's last lines name
+      // the job's exception and the rank that went away; kept off the user's other containers.
+      terminationMessagePolicy: isRunner ? 'FallbackToLogsOnError' : undefined,
       volumeMounts: nonEmpty([
         ...(isRunner || !c.noWrapEntrypoint ? fluxMounts(r, true) : []),
         ...userMounts(c),

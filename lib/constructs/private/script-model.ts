@@ -60,6 +60,8 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
     wrap: r.props.flux?.wrap,
     interactive: r.interactive,
     completeWorkers: r.completeWorkers,
+    // Without successPolicy a worker's clean exit is how its index completes.
+    workerRejoins: r.features.successPolicy && !r.completeWorkers,
     // With successPolicy the Job reaps workers when the lead ends; otherwise bound the loop.
     workerMaxRestarts: r.features.successPolicy ? 0 : BOUNDED_WORKER_RESTARTS,
     workerRestartDelaySeconds: 5,

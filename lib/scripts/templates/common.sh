@@ -36,6 +36,13 @@ nap() {
   sleep 0.1 2>/dev/null || sleep 1
 }
 
+# Sleeps $1 seconds in the background, so that a signal's trap runs at once, not after the sleep
+# (the sleep keeps no output open, so an exit from the trap closes the container's streams).
+pause() {
+  sleep "$1" > /dev/null 2>&1 &
+  wait "$!" || true
+}
+
 # Waits until path $1 exists, for at most $2 seconds; returns 1 on timeout.
 wait_for_file() {
   local deadline=$((SECONDS + $2))

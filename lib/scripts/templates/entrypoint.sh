@@ -17,6 +17,7 @@ broker_options=( @@BROKER_OPTIONS@@ )
 broker_directories=( @@BROKER_DIRECTORIES@@ )
 resource_encode_args=( @@RESOURCE_ENCODE_ARGS@@ )
 complete_workers=@@COMPLETE_WORKERS@@
+worker_rejoins=@@WORKER_REJOINS@@
 worker_max_restarts=@@WORKER_MAX_RESTARTS@@
 worker_restart_delay=@@WORKER_RESTART_DELAY_SECONDS@@
 flux_view_script=@@FLUX_VIEW_SCRIPT@@
@@ -121,12 +122,15 @@ encode_resources() {
 # child, the signal ends the script at once with the conventional code 128+N.
 flux_pid=''
 stopping=false
+# 128+N of the signal that stopped the container: its exit code, whatever Flux's own.
+stop_code=0
 #@@IF HANDSHAKE@@
 # Whether run_flux runs the parent watch beside the broker (worker brokers with the hosts handshake).
 watch_parent_moves=false
 #@@END HANDSHAKE@@
 on_signal() {
   stopping=true
+  stop_code=$2
   if [ -z "$flux_pid" ]; then
     exit "$2"
   fi
@@ -574,13 +578,21 @@ run_worker() {
       continue
     fi
 #@@END HANDSHAKE@@
-    if [ "$status" -eq 0 ]; then
-      say "the worker broker exited cleanly"
-      break
-    fi
     if [ "$stopping" = true ]; then
       say "the worker broker exited with code $status after a signal: not restarting"
       break
+    fi
+    if [ "$status" -eq 0 ]; then
+      if [ "$worker_rejoins" != true ]; then
+        say "the worker broker exited cleanly"
+        break
+      fi
+      # A follower also exits 0 when its lead is evicted or preempted. With successPolicy the Job
+      # reaps this pod once the lead succeeded, so waiting for a new lead costs nothing, while
+      # exiting would complete this index and leave a replaced lead waiting for it forever.
+      say "the worker broker exited cleanly: waiting for a lead (the Job ends this pod once the lead succeeded); restarting in ${worker_restart_delay}s"
+      pause "$worker_restart_delay"
+      continue
     fi
     if [ "$complete_workers" = true ]; then
       say "the worker broker exited with code $status; completeWorkers: not restarting"
@@ -593,7 +605,7 @@ run_worker() {
     fi
     restarts=$((restarts + 1))
     say "the worker broker exited with code $status; restarting in ${worker_restart_delay}s"
-    sleep "$worker_restart_delay"
+    pause "$worker_restart_delay"
   done
   exit_status=$status
 }
@@ -611,5 +623,12 @@ run_hook post "$hook_post"
 # worker's failure would fail the Job while the lead may still be finishing.
 if [ "$hook_status" -ne 0 ] && [ "$exit_status" -eq 0 ] && [ "$rank" -eq 0 ]; then
   exit_status=$hook_status
+fi
+# A signal means the pod is being deleted: an eviction, a preemption, or the Job reaping it. A
+# broker exits 0 on SIGTERM, and the kubelet makes a deleted pod whose containers all exited 0
+# Succeeded, which completes its index: an evicted worker would get no replacement and an evicted
+# lead would complete the Job. Exiting 128+N instead lets the Job's DisruptionTarget rule replace it.
+if [ "$stopping" = true ]; then
+  exit_status=$stop_code
 fi
 exit "$exit_status"
