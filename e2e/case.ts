@@ -30,6 +30,10 @@ export interface Expectation {
   readonly containerOutput?: Array<{ readonly container: string; readonly patterns: RegExp[] }>;
   /** Commands run in the lead pod while the cluster is up; the test then ends the run. */
   readonly exec?: ExecStep[];
+  /** Exit codes of the last run of a container (the last pod of that index). */
+  readonly exits?: Array<{ readonly index: number; readonly container: string; readonly code: number }>;
+  /** Containers that must have been restarted in place (the last pod of that index). */
+  readonly restarted?: Array<{ readonly index: number; readonly container: string }>;
   /** How many brokers must be connected before the exec steps start. @default every pod of the Job */
   readonly execAfterBrokers?: number;
 }
@@ -46,6 +50,20 @@ export interface HostNeeds {
   readonly debianPackages?: string[];
   /** Directories an image has, copied from where a Debian package installs them. */
   readonly stage?: Array<{ readonly from: string; readonly to: string }>;
+}
+
+/** Faults podemu injects into a case's run (its README: `--evict`, `--crash`), and what must follow. */
+export interface FaultPlan {
+  /** `INDEX@SECONDS`: the pod of that index is evicted, as a node drain or a preemption does. */
+  readonly evict?: string[];
+  /** `INDEX@SECONDS[:CONTAINER]`: that container is SIGKILLed (exit 137), as an OOM kill. */
+  readonly crash?: string[];
+  /** What the library promises: every broker up again, or the end of the Job. */
+  readonly outcome: 'recovers' | 'ends';
+  /** Seconds from the last fault to that outcome, at most. */
+  readonly boundSeconds: number;
+  /** The faults must come once every broker is up (the case says nothing otherwise). @default true */
+  readonly afterBringUp?: boolean;
 }
 
 /** One end-to-end case. */
@@ -66,6 +84,8 @@ export interface E2eCase {
   readonly machineLimit?: string;
   /** What the case adds to the example it runs, for the report. */
   readonly note?: string;
+  /** Faults injected during the run; exec steps then wait until each evicted index is back. */
+  readonly faults?: FaultPlan;
 }
 
 /** An operator test MiniCluster the CLI refuses to convert, with its reason. */

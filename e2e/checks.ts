@@ -45,22 +45,33 @@ export function checkRun(input: CheckInput): string[] {
       if (!pattern.test(text ?? '')) problems.push(`container ${c.container} output does not match ${pattern}:\n${tail(text)}`);
     }
   }
+  for (const x of expect.exits ?? []) {
+    const code = lastRun(summary, x.index, x.container)?.exit_code;
+    if (code !== x.code) problems.push(`container ${x.container} of index ${x.index} exited ${code}, expected ${x.code}`);
+  }
+  for (const r of expect.restarted ?? []) {
+    const restarts = lastPod(summary, r.index)?.containers.find((c) => c.name === r.container)?.restarts ?? 0;
+    if (restarts < 1) problems.push(`container ${r.container} of index ${r.index} was never restarted`);
+  }
   return problems;
 }
 
-/** Every pod's broker must have come up: rank 0 listening, every other rank connected to its parent. */
+/**
+ * Every index's broker must have come up, in one of its pods (a fault case checks what its
+ * replacements did on its own): rank 0 listening, every other rank connected to its parent.
+ */
 function brokerProblems(summary: Summary, pods: number): string[] {
   const problems: string[] = [];
   for (let index = 0; index < pods; index++) {
-    const pod = lastPod(summary, index);
-    if (!pod) {
+    const ran = summary.pods.filter((p) => p.index === index);
+    if (!ran.length) {
       problems.push(`pod index ${index} never ran`);
       continue;
     }
-    const b = pod.broker;
-    const up = index === 0 ? b?.listen : b?.connected_to_parent;
-    if (up === null || up === undefined) {
-      problems.push(index === 0 ? `rank 0's broker (${pod.pod}) never listened` : `broker ${index} (${pod.pod}) never connected to its parent`);
+    const up = ran.some((p) => (index === 0 ? p.broker?.listen : p.broker?.connected_to_parent) != null);
+    if (!up) {
+      const names = ran.map((p) => p.pod).join(', ');
+      problems.push(index === 0 ? `rank 0's broker (${names}) never listened` : `broker ${index} (${names}) never connected to its parent`);
     }
   }
   return problems;

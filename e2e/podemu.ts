@@ -46,6 +46,10 @@ export interface PodemuOptions {
   readonly stagger?: number;
   readonly dnsDelay?: number;
   readonly negTtl?: number;
+  /** `--evict INDEX@S`: evict the pod of that index S s after the first pod started. */
+  readonly evict?: string[];
+  /** `--crash INDEX@S[:CONTAINER]`: SIGKILL that container's PID 1 (exit 137). */
+  readonly crash?: string[];
 }
 
 /** One broker as podemu saw it. */
@@ -57,6 +61,8 @@ export interface BrokerRecord {
   readonly listen: number | null;
   readonly connected_to_parent: number | null;
   readonly up: number | null;
+  /** Every time a broker process of the pod connected to its parent. */
+  readonly connects?: number[];
 }
 
 /** One container run. */
@@ -81,6 +87,18 @@ export interface PodRecord {
   readonly containers: Array<{ name: string; type: string; restarts: number; runs: ContainerRun[] }>;
 }
 
+/** One `--evict` or `--crash` as podemu carried it out. */
+export interface FaultRecord {
+  /** Seconds after the first pod started. */
+  readonly at: number;
+  readonly fault: 'evict' | 'crash';
+  readonly index: number;
+  readonly pod: string | null;
+  readonly container?: string | null;
+  readonly outcome?: string | null;
+  readonly replacement?: { readonly pod: string; readonly ip: string | null; readonly created: number | null; readonly phase: string | null } | null;
+}
+
 /** podemu's summary.json, the parts read here. */
 export interface Summary {
   readonly result: 'Succeeded' | 'Failed' | 'Interrupted' | 'Error';
@@ -88,6 +106,7 @@ export interface Summary {
   readonly wall_time_s: number | null;
   readonly flux_instance_up_s: number | null;
   readonly pods: PodRecord[];
+  readonly faults?: FaultRecord[];
 }
 
 /** A podemu run in progress. */
@@ -105,6 +124,8 @@ export class PodemuRun {
     if (o.stagger !== undefined) args.push('--stagger', String(o.stagger));
     if (o.dnsDelay !== undefined) args.push('--dns-delay', String(o.dnsDelay));
     if (o.negTtl !== undefined) args.push('--neg-ttl', String(o.negTtl));
+    for (const f of o.evict ?? []) args.push('--evict', f);
+    for (const f of o.crash ?? []) args.push('--crash', f);
     this.child = spawn('/usr/bin/python3', args, {
       env: { ...process.env, FLUX_PREFIX: engines.fluxPrefix },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { E2eCase } from './case';
 import { checkRun } from './checks';
+import { faultOutcome, faultsSettled } from './faults';
 import { JobFacts, jobFacts, readDocs, writeDocs } from './manifests';
 import { execInContainer, findContainerInit } from './pod-exec';
 import { Engines, PodemuRun, Summary } from './podemu';
@@ -22,6 +23,8 @@ export interface CaseResult {
   readonly brokers?: string;
   readonly summary?: Summary;
   readonly logs?: string;
+  /** Seconds from the last injected fault to recovery or to the Job's end (fault cases). */
+  readonly faultSeconds?: number | null;
 }
 
 /** A Secret with a new certificate, made by the CLI as docs/production.md tells users to. */
@@ -34,15 +37,20 @@ function certificateSecret(dir: string, facts: JobFacts): string {
   return file;
 }
 
-/** Waits until `count` brokers are up according to podemu's timeline; false on timeout or end. */
-async function brokersUp(run: PodemuRun, count: number, timeoutSeconds: number, ended: () => boolean): Promise<boolean> {
+/** Polls `check` every 250 ms until it holds (true), the time runs out or the run ended (false). */
+async function until(check: () => boolean, timeoutSeconds: number, ended: () => boolean): Promise<boolean> {
   const deadline = Date.now() + timeoutSeconds * 1000;
   while (Date.now() < deadline && !ended()) {
-    const ranks = new Set([...run.events().matchAll(/flux-broker \(rank (\d+)\) (?:listening|connected to its parent)/g)].map((m) => m[1]));
-    if (ranks.size >= count) return true;
+    if (check()) return true;
     await new Promise((r) => setTimeout(r, 250));
   }
   return false;
+}
+
+/** Whether `count` brokers are up according to podemu's timeline. */
+function brokersUp(run: PodemuRun, count: number): boolean {
+  const ranks = new Set([...run.events().matchAll(/flux-broker \(rank (\d+)\) (?:listening|connected to its parent)/g)].map((m) => m[1]));
+  return ranks.size >= count;
 }
 
 /** Runs the case in `dir` (replaced). */
@@ -73,6 +81,8 @@ export async function runCase(c: E2eCase, engines: Engines, dir: string): Promis
     workdir,
     timeout: c.podemu?.timeout ?? DEFAULT_TIMEOUT_SECONDS,
     stagger: c.podemu?.stagger,
+    evict: c.faults?.evict,
+    crash: c.faults?.crash,
   });
   let ended = false;
   const finished = run.finished().finally(() => {
@@ -85,6 +95,8 @@ export async function runCase(c: E2eCase, engines: Engines, dir: string): Promis
   }
   const summary = await finished;
   const problems = checkRun({ expect: c.expect, summary, logs, runner: facts.runner, pods: facts.pods, during });
+  const fault = c.faults ? faultOutcome(c.faults, summary) : undefined;
+  problems.push(...fault?.problems ?? []);
   const up = summary.pods.filter((p) => p.broker && (p.broker.listen !== null || p.broker.connected_to_parent !== null));
   return {
     id: c.id,
@@ -94,6 +106,7 @@ export async function runCase(c: E2eCase, engines: Engines, dir: string): Promis
     brokers: `${new Set(up.map((p) => p.index)).size}/${facts.pods}`,
     summary,
     logs,
+    faultSeconds: fault?.seconds,
   };
 }
 
@@ -101,7 +114,11 @@ export async function runCase(c: E2eCase, engines: Engines, dir: string): Promis
 async function execSteps(c: E2eCase, run: PodemuRun, facts: JobFacts, ended: () => boolean): Promise<string[]> {
   const timeout = c.podemu?.timeout ?? DEFAULT_TIMEOUT_SECONDS;
   const wanted = c.expect.execAfterBrokers ?? facts.pods;
-  if (!await brokersUp(run, wanted, timeout, ended)) return [`${wanted} brokers never came up, so the exec steps did not run`];
+  if (!await until(() => brokersUp(run, wanted), timeout, ended)) return [`${wanted} brokers never came up, so the exec steps did not run`];
+  const faults = c.faults;
+  if (faults && !await until(() => faultsSettled(faults, run.events()), timeout, ended)) {
+    return ['the faults did not act, or an evicted index never came back, so the exec steps did not run'];
+  }
   const lead = findContainerInit(`${facts.name}-0`, 'flux-broker-0');
   if (!lead) return [`no flux-broker-0 process with HOSTNAME=${facts.name}-0 was found`];
   const problems: string[] = [];

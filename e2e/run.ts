@@ -13,6 +13,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { E2eCase } from './case';
 import { exampleCases } from './cases/examples';
+import { faultCases } from './cases/faults';
 import { OPERATOR_TESTS, operatorCases } from './cases/operator';
 import { optionCases } from './cases/options';
 import { versionCases } from './cases/versions';
@@ -32,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   const only = argv.flatMap((a, i) => (argv[i - 1] === '--only' ? [a] : []));
   const keep = argv.includes('--keep');
   const operator = operatorCases();
-  const all: E2eCase[] = [...exampleCases(), ...versionCases(), ...optionCases(), ...operator.cases];
+  const all: E2eCase[] = [...exampleCases(), ...versionCases(), ...optionCases(), ...faultCases(), ...operator.cases];
   const cases = only.length ? all.filter((c) => only.some((o) => c.id.includes(o))) : all;
   if (!OPERATOR_TESTS) console.log('e2e: the Flux Operator tests are absent (../shared/data/flux-operator): only the examples run');
 
@@ -64,7 +65,8 @@ async function main(argv: string[]): Promise<number> {
     }
     results.push(result);
     const took = ((Date.now() - t0) / 1000).toFixed(1);
-    console.log(`${result.status} ${c.id} (${took} s${result.brokers ? `, brokers ${result.brokers}` : ''})`);
+    const fault = result.faultSeconds != null ? `, ${result.faultSeconds.toFixed(1)} s from the fault to ${c.faults!.outcome === 'recovers' ? 'recovery' : 'the Job\'s end'}` : '';
+    console.log(`${result.status} ${c.id} (${took} s${result.brokers ? `, brokers ${result.brokers}` : ''}${fault})`);
     for (const p of result.problems) console.log(`    ${p.split('\n').join('\n    ')}`);
     if (result.status === 'pass' && !keep) fs.rmSync(dir, { recursive: true, force: true });
   }

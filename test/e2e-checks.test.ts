@@ -94,7 +94,7 @@ describe('npm run e2e without its engines', () => {
     expect(result.status).toBe(0);
     const lines = result.stdout.trim().split('\n').filter((l) => !l.startsWith('e2e: the Flux Operator tests are absent'));
     expect(lines.length).toBeGreaterThanOrEqual(13);
-    for (const line of lines) expect(line).toMatch(/^skip (example|operator) \S.*: .*no Flux \(set FLUX_PREFIX/);
+    for (const line of lines) expect(line).toMatch(/^skip (example|operator|fault) \S.*: .*no Flux \(set FLUX_PREFIX/);
     // the 9 examples, hello world for 3 older Kubernetes versions and with the view in memory
     expect(lines.filter((l) => l.startsWith('skip example '))).toHaveLength(13);
   });

@@ -561,7 +561,7 @@ run_lead() {
 # after a non-zero exit, until it exits 0 when the instance shuts down cleanly.
 run_worker() {
   run_hook workerPre "$hook_worker_pre"
-  local restarts=0 status
+  local restarts=0 starts=0 status
 #@@IF HANDSHAKE@@
   # A note left by an earlier run of this container is stale.
   rm -f -- "$parent_move_file"
@@ -569,7 +569,8 @@ run_worker() {
 #@@END HANDSHAKE@@
   while true; do
     prepare_broker_config
-    say "starting a worker broker (restart $restarts)"
+    starts=$((starts + 1))
+    say "starting a worker broker (start $starts, $restarts after failures)"
     status=0
     run_flux flux start -o --config "$broker_config_dir" "${broker_options[@]}" || status=$?
 #@@IF HANDSHAKE@@
