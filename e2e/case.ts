@@ -64,6 +64,8 @@ export interface FaultPlan {
   readonly boundSeconds: number;
   /** The faults must come once every broker is up (the case says nothing otherwise). @default true */
   readonly afterBringUp?: boolean;
+  /** Runs of the case in one `npm run e2e`, all of which must pass. @default 1 */
+  readonly runs?: number;
 }
 
 /** One end-to-end case. */

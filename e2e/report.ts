@@ -40,6 +40,15 @@ export function e2eReport(cases: E2eCase[], results: CaseResult[], rejected: Rej
     const note = [c.note, c.patch?.why, c.machineLimit ? `machine: ${c.machineLimit}` : undefined].filter(Boolean).join('; ');
     return `| ${c.id} | ${checks(c)} | ${status} | ${r?.brokers ?? '–'} | ${wall} | ${cell(note)} |`;
   });
+  const faultRows = cases.filter((c) => c.faults).map((c) => {
+    const f = c.faults!;
+    const r = byId.get(c.id);
+    const what = [...(f.evict ?? []).map((x) => `evict ${x}`), ...(f.crash ?? []).map((x) => `crash ${x}`)].join(', ');
+    const measured = r?.faultSeconds?.map((t) => (t === null ? '–' : t.toFixed(1))).join(', ') ?? '–';
+    const runs = f.runs ?? 1;
+    const status = !r ? 'not run' : r.status === 'pass' ? (runs > 1 ? `pass (${runs} of ${runs})` : 'pass') : r.status;
+    return `| ${c.id} | \`${what}\` | ${f.outcome === 'recovers' ? 'every broker up again' : 'the Job ends'} | ${f.boundSeconds} | ${measured} | ${status} |`;
+  });
   const failures = results.filter((r) => r.status !== 'pass').map((r) =>
     [`### ${r.id}`, '', '```', ...r.problems.map((p) => p.trim()), '```', `Logs: ${r.logs ?? '–'}`, ''].join('\n'));
   return [
@@ -61,6 +70,20 @@ export function e2eReport(cases: E2eCase[], results: CaseResult[], rejected: Rej
     '|---|---|---|---|---|---|',
     ...rows,
     '',
+    ...(faultRows.length ? [
+      '## Faults',
+      '',
+      'Faults injected by podemu (`--evict INDEX@S`: the Eviction API\'s path, DisruptionTarget, SIGTERM, a',
+      'replacement with a new IP; `--crash INDEX@S[:CONTAINER]`: SIGKILL, exit 137) at S seconds after',
+      'the first pod started. The time is from the (last) fault to every broker up again (the last',
+      'broker\'s connection to its parent, or the new lead listening) or to the Job\'s end (the last pod',
+      'ended), one figure per run; docs/reliability.md says what each outcome means for a user.',
+      '',
+      '| case | fault | outcome | bound (s) | fault → outcome (s) | result |',
+      '|---|---|---|---|---|---|',
+      ...faultRows,
+      '',
+    ] : []),
     '## Operator tests the converter refuses (by design)',
     '',
     'These fail `cdk8s-minicluster validate` with the reason shown; docs/operator-parity.md explains each rule.',

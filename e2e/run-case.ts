@@ -23,8 +23,8 @@ export interface CaseResult {
   readonly brokers?: string;
   readonly summary?: Summary;
   readonly logs?: string;
-  /** Seconds from the last injected fault to recovery or to the Job's end (fault cases). */
-  readonly faultSeconds?: number | null;
+  /** Seconds from the last injected fault to recovery or to the Job's end (fault cases), per run. */
+  readonly faultSeconds?: Array<number | null>;
 }
 
 /** A Secret with a new certificate, made by the CLI as docs/production.md tells users to. */
@@ -106,7 +106,7 @@ export async function runCase(c: E2eCase, engines: Engines, dir: string): Promis
     brokers: `${new Set(up.map((p) => p.index)).size}/${facts.pods}`,
     summary,
     logs,
-    faultSeconds: fault?.seconds,
+    faultSeconds: fault ? [fault.seconds] : undefined,
   };
 }
 

@@ -29,6 +29,15 @@ function slug(id: string): string {
   return id.replace(/[^A-Za-z0-9.-]+/g, '_');
 }
 
+/** One result for a case run several times: the first failing run (or the last), with every run's fault time. */
+function mergeRuns(runs: CaseResult[]): CaseResult {
+  const shown = runs.find((r) => r.status === 'fail') ?? runs[runs.length - 1];
+  const faultSeconds = runs.some((r) => r.faultSeconds) ? runs.flatMap((r) => r.faultSeconds ?? [null]) : undefined;
+  const failed = runs.filter((r) => r.status === 'fail').length;
+  const problems = runs.length > 1 && failed ? [`${failed} of ${runs.length} runs failed; the first:`, ...shown.problems] : shown.problems;
+  return { ...shown, problems, faultSeconds };
+}
+
 async function main(argv: string[]): Promise<number> {
   const only = argv.flatMap((a, i) => (argv[i - 1] === '--only' ? [a] : []));
   const keep = argv.includes('--keep');
@@ -55,20 +64,26 @@ async function main(argv: string[]): Promise<number> {
       results.push({ id: c.id, status: 'skip', problems: [why] });
       continue;
     }
-    const dir = path.join(root, slug(c.id));
-    const t0 = Date.now();
-    let result: CaseResult;
-    try {
-      result = await runCase(c, engines, dir);
-    } catch (e) {
-      result = { id: c.id, status: 'fail', problems: [(e as Error).stack ?? String(e)], logs: dir };
+    const runs: CaseResult[] = [];
+    for (let run = 1; run <= (c.faults?.runs ?? 1); run++) {
+      const dir = path.join(root, slug(c.id) + (run > 1 ? `.run${run}` : ''));
+      const t0 = Date.now();
+      let result: CaseResult;
+      try {
+        result = await runCase(c, engines, dir);
+      } catch (e) {
+        result = { id: c.id, status: 'fail', problems: [(e as Error).stack ?? String(e)], logs: dir };
+      }
+      runs.push(result);
+      const took = ((Date.now() - t0) / 1000).toFixed(1);
+      const seconds = result.faultSeconds?.[0];
+      const fault = seconds != null ? `, ${seconds.toFixed(1)} s from the fault to ${c.faults!.outcome === 'recovers' ? 'recovery' : 'the Job\'s end'}` : '';
+      const of = runs.length > 1 || (c.faults?.runs ?? 1) > 1 ? ` [run ${run} of ${c.faults!.runs}]` : '';
+      console.log(`${result.status} ${c.id}${of} (${took} s${result.brokers ? `, brokers ${result.brokers}` : ''}${fault})`);
+      for (const p of result.problems) console.log(`    ${p.split('\n').join('\n    ')}`);
+      if (result.status === 'pass' && !keep) fs.rmSync(dir, { recursive: true, force: true });
     }
-    results.push(result);
-    const took = ((Date.now() - t0) / 1000).toFixed(1);
-    const fault = result.faultSeconds != null ? `, ${result.faultSeconds.toFixed(1)} s from the fault to ${c.faults!.outcome === 'recovers' ? 'recovery' : 'the Job\'s end'}` : '';
-    console.log(`${result.status} ${c.id} (${took} s${result.brokers ? `, brokers ${result.brokers}` : ''}${fault})`);
-    for (const p of result.problems) console.log(`    ${p.split('\n').join('\n    ')}`);
-    if (result.status === 'pass' && !keep) fs.rmSync(dir, { recursive: true, force: true });
+    results.push(mergeRuns(runs));
   }
   const seconds = (Date.now() - started) / 1000;
   const failed = results.filter((r) => r.status === 'fail');
