@@ -325,49 +325,33 @@ describe('entrypoint.sh, worker brokers', () => {
 });
 
 describe('entrypoint.sh, signals', () => {
-  test.each([
-    ['the lead', 'flux-sample-0'],
-    ['a worker', 'flux-sample-1'],
-  ])('SIGTERM to %s reaches the broker, which is not restarted, and post still runs', async (_, hostname) => {
-    // GIVEN a running broker (the script is the container's PID 1 in a pod)
-    const model = sampleModel(sandbox, { commands: { post: 'touch "$HOME/post-ran"' } });
-    const scripts = renderScripts(model);
-    expect(sandbox.runInit(scripts).status).toBe(0);
-    const { child, done } = sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname, onStart: BLOCK_UNTIL_TERM });
-    await sandbox.waitForCallFile('blocking', child);
-    // WHEN the pod is deleted (or the Job reaps it)
-    child.kill('SIGTERM');
-    const result = await done;
-    // THEN the broker got the signal, its exit code is the script's, and nothing restarted
-    expect(fs.readFileSync(path.join(sandbox.calls, 'signal'), 'utf8')).toBe('TERM\n');
-    expect(result.status).toBe(143);
-    expect(sandbox.brokerCalls()).toHaveLength(1);
-    expect(fs.existsSync(path.join(sandbox.home, 'post-ran'))).toBe(true);
-  });
-});
-
-describe('entrypoint.sh, deleted pods are never a success', () => {
   // Real brokers exit 0 on SIGTERM; the kubelet makes a deleted pod whose containers exited 0
   // Succeeded, which completes its index (no replacement) or, for the lead, the whole Job.
   const EXIT_0_ON_TERM = BLOCK_UNTIL_TERM.replace('exit 143', 'exit 0');
 
   test.each([
-    ['the lead', 'flux-sample-0', {}],
-    ['a worker', 'flux-sample-1', {}],
-    ['a rejoining worker', 'flux-sample-1', { workerRejoins: true }],
-  ])('SIGTERM to %s whose broker exits 0 ends the container with 143', async (_, hostname, overrides) => {
-    // GIVEN a running broker that shuts down cleanly on SIGTERM, as flux-broker does
-    const scripts = renderScripts(sampleModel(sandbox, overrides));
+    ['the lead', 'flux-sample-0', 143, {}],
+    ['a worker', 'flux-sample-1', 143, {}],
+    ['the lead', 'flux-sample-0', 0, {}],
+    ['a worker', 'flux-sample-1', 0, {}],
+    ['a rejoining worker', 'flux-sample-1', 0, { workerRejoins: true }],
+  ])('SIGTERM to %s whose broker exits %s reaches the broker, which is not restarted, post still runs, and the container exits 143', async (_, hostname, brokerExit, overrides) => {
+    // GIVEN a running broker (the script is the container's PID 1 in a pod)
+    const model = sampleModel(sandbox, { ...overrides, commands: { post: 'touch "$HOME/post-ran"' } });
+    const scripts = renderScripts(model);
     expect(sandbox.runInit(scripts).status).toBe(0);
-    const { child, done } = sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname, onStart: EXIT_0_ON_TERM });
+    const onStart = brokerExit === 0 ? EXIT_0_ON_TERM : BLOCK_UNTIL_TERM;
+    const { child, done } = sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname, onStart });
     await sandbox.waitForCallFile('blocking', child);
-    // WHEN the pod is evicted
+    // WHEN the pod is deleted (evicted, or reaped by the Job)
     child.kill('SIGTERM');
     const result = await done;
-    // THEN the broker got the signal, but the container fails, so the Job's DisruptionTarget rule replaces it
+    // THEN the broker got the signal and nothing restarted; the container fails whatever the
+    // broker's code, so the Job's DisruptionTarget rule replaces an evicted pod
     expect(fs.readFileSync(path.join(sandbox.calls, 'signal'), 'utf8')).toBe('TERM\n');
     expect(result.status).toBe(143);
     expect(sandbox.brokerCalls()).toHaveLength(1);
+    expect(fs.existsSync(path.join(sandbox.home, 'post-ran'))).toBe(true);
   });
 
   test('with workerRejoins a worker starts its broker again after a clean exit, until the pod is stopped', async () => {
