@@ -30,7 +30,7 @@ export function findEngines(env: NodeJS.ProcessEnv = process.env): Engines {
   if (!podemu) missing.push(`no podemu (set PODEMU, or put it at ${PODEMU_CANDIDATES[0]})`);
   const prefix = env.FLUX_PREFIX ?? (fs.existsSync(path.join(DEFAULT_FLUX_PREFIX, 'bin', 'flux')) ? DEFAULT_FLUX_PREFIX : undefined);
   if (!prefix || !fs.existsSync(path.join(prefix, 'bin', 'flux'))) {
-    missing.push(`no Flux (set FLUX_PREFIX to a flux-core + flux-sched install; ../shared/tools/build-flux.sh builds one into ${DEFAULT_FLUX_PREFIX})`);
+    missing.push(`no Flux (set FLUX_PREFIX to a Flux install, flux-core + flux-sched; default ${DEFAULT_FLUX_PREFIX})`);
   }
   return { podemu, fluxPrefix: prefix, missing };
 }

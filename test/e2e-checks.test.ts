@@ -99,3 +99,33 @@ describe('npm run e2e without its engines', () => {
     expect(lines.filter((l) => l.startsWith('skip example '))).toHaveLength(13);
   });
 });
+
+describe('npm run e2e in a clone with nothing beside it', () => {
+  test('GIVEN no ../shared (no operator test data, no podemu) and no Flux THEN the runner loads, says so in one line, and skips every case', () => {
+    // GIVEN the built runner and what it reads, copied into a checkout with no ../shared beside it
+    // (the candidates are <clone>/../shared and <clone>/../../shared: a fresh temp dir has neither)
+    const clone = path.join(logs, 'clone');
+    const built = path.resolve(__dirname, '..', 'build');
+    for (const dir of ['e2e', 'lib', 'examples', 'runtime']) {
+      if (fs.existsSync(path.join(built, dir))) fs.cpSync(path.join(built, dir), path.join(clone, 'build', dir), { recursive: true });
+    }
+    fs.cpSync(path.resolve(__dirname, '..', 'dist'), path.join(clone, 'dist'), { recursive: true });
+    fs.symlinkSync(path.resolve(__dirname, '..', 'node_modules'), path.join(clone, 'node_modules'), 'dir');
+    expect(fs.existsSync(path.join(logs, 'shared')) || fs.existsSync(path.join(path.dirname(logs), 'shared'))).toBe(false);
+    // WHEN it runs there, as a new user's `npm run e2e` would
+    const result = spawnSync(process.execPath, [path.join(clone, 'build', 'e2e', 'run.js')], {
+      env: { ...process.env, FLUX_PREFIX: path.join(logs, 'no-flux'), PODEMU: '' }, encoding: 'utf8', cwd: clone,
+    });
+    // THEN nothing crashes: exit 0, nothing on stderr, one line for the absent operator tests,
+    // and every example case skipped with what is missing (podemu and Flux)
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.filter((l) => /^e2e: the Flux Operator tests are absent/.test(l))).toHaveLength(1);
+    const skips = lines.filter((l) => l.startsWith('skip '));
+    expect(skips).toHaveLength(lines.length - 1);
+    expect(skips.filter((l) => l.startsWith('skip operator '))).toEqual([]);
+    for (const line of skips) expect(line).toMatch(/^skip example \S.*: .*no podemu \(set PODEMU.*; no Flux \(set FLUX_PREFIX/);
+    expect(skips).toHaveLength(13);
+  });
+});

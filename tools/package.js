@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run package`: compiles lib/ with jsii and writes every language's package into
 // build/packages/: js/ (the npm tarball), python/ (wheel and sdist), java/ (a Maven repository with
-// the jar), go/ (the Go module's sources) and dotnet/ (C# sources). See README.md, "Other languages".
+// the jar), go/ (the Go module's sources) and dotnet/ (C# sources). See docs/languages.md.
 //
 // jsii fails on any warning: the ones that are expected are silenced where they occur, each with
 // its reason (`@jsii suppress` in lib/, SILENCED below), and the assembly must document every type
@@ -19,11 +19,11 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 /**
  * Warnings silenced for the whole project, with their reason. JSII6 (missing-dev-dependency) asks
  * for devDependencies pinned to the lowest version of each peer range; the tests run on the locked
- * newer versions instead, and the language tests on what each registry serves (see README.md).
+ * newer versions instead, and the language tests on what each registry serves (see docs/languages.md).
  */
 const SILENCED = ['metadata/missing-dev-dependency'];
 
-// The jsii tools warn on every start that Node 20 is past its end of life; said once in README.md.
+// The jsii tools warn on every start that Node 20 is past its end of life; said once in docs/languages.md.
 const env = { ...process.env, JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: process.versions.node.split('.')[0] };
 
 function run(command, args, extraEnv = {}) {

@@ -26,7 +26,8 @@ export const OPERATOR_TESTS = DATA_CANDIDATES.find((d) => fs.existsSync(d));
 interface OperatorCaseSpec {
   readonly expect?: Partial<Expectation>;
   readonly needs?: HostNeeds;
-  readonly volumes?: VolumeSeed[];
+  /** Read when the case is made (the files are in the operator's test data, absent in a bare clone). */
+  readonly volumes?: () => VolumeSeed[];
   readonly timeout?: number;
   readonly machineLimit?: string;
   readonly patch?: E2eCase['patch'];
@@ -52,7 +53,7 @@ const SPECS: Record<string, OperatorCaseSpec> = {
   'emptydir/minicluster-without.yaml': { expect: { leadOutput: [/^Filesystem .*\n.* \/dev\/shm$/m] } },
   // The memory emptyDir is its own file system at /dev/shm (podemu names its tmpfs podemu-emptydir).
   'emptydir/minicluster.yaml': { expect: { leadOutput: [/^podemu-emptydir .* \/dev\/shm$/m] } },
-  'existing-volumes/minicluster.yaml': { volumes: [{ podemuKey: 'pvc-data', files: PANCAKES() }] },
+  'existing-volumes/minicluster.yaml': { volumes: () => [{ podemuKey: 'pvc-data', files: PANCAKES() }] },
   'flux-resource-list/minicluster.yaml': { expect: { leadOutput: [/^\s+free\s+4\s+\d+\s+0 flux-sample-\[0-3\]$/m] } },
   'flux-sidecar/minicluster.yaml': {
     timeout: 400,
@@ -89,7 +90,7 @@ const SPECS: Record<string, OperatorCaseSpec> = {
     expect: { result: 'Failed', reason: /PodFailurePolicy/, leadExit: 127, leadOutput: [/singularity: (command )?not found/] },
   },
   'timed/minicluster.yaml': { needs: { debianPackages: ['time'] }, expect: { leadOutput: [/^hello world$/m] } },
-  'volumes/minicluster.yaml': { volumes: [{ podemuKey: 'hostpath_data', files: PANCAKES() }] },
+  'volumes/minicluster.yaml': { volumes: () => [{ podemuKey: 'hostpath_data', files: PANCAKES() }] },
 };
 
 /** Every operator test MiniCluster file: converted ones as cases, the others with the CLI's reason. */
@@ -128,7 +129,7 @@ function operatorCase(relative: string, file: string, dir: string): E2eCase {
       return fs.readdirSync(out).filter((n) => n.endsWith('.yaml')).sort().map((n) => path.join(out, n));
     },
     needs: spec.needs,
-    volumes: spec.volumes,
+    volumes: spec.volumes?.(),
     podemu: { timeout: spec.timeout },
     machineLimit: spec.machineLimit,
     patch: spec.patch,

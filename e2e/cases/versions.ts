@@ -1,6 +1,6 @@
 /**
  * The hello-world example as it is synthesized for older Kubernetes versions: each version range
- * gets another pod lifecycle (kubernetesVersion, README "Kubernetes versions"), and each must boot.
+ * gets another pod lifecycle (kubernetesVersion, docs/objects.md, "Kubernetes versions"), and each must boot.
  */
 import * as path from 'path';
 import { App, Chart } from 'cdk8s';

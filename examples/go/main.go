@@ -1,7 +1,7 @@
 // Hello world in Go: the same chart as examples/hello-world.ts, so the same YAML byte for byte.
 //
 // Four brokers; the lead runs `echo hello world` once all are up, then the Job completes.
-// `go run .` writes dist/hello-world.k8s.yaml (or into $CDK8S_OUTDIR); see README.md, "Go".
+// `go run .` writes dist/hello-world.k8s.yaml (or into $CDK8S_OUTDIR); see docs/languages.md, "Hello world in Python, Go and Java".
 package main
 
 import (

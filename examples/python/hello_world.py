@@ -1,7 +1,7 @@
 """Hello world in Python: the same chart as examples/hello-world.ts, so the same YAML byte for byte.
 
 Four brokers; the lead runs `echo hello world` once all are up, then the Job completes.
-Run it with the wheel installed (see README.md, "Python"); it writes dist/hello-world.k8s.yaml
+Run it with the wheel installed (see docs/languages.md, "Hello world in Python, Go and Java"); it writes dist/hello-world.k8s.yaml
 (or into $CDK8S_OUTDIR).
 """
 from cdk8s import App, Chart

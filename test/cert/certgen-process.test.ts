@@ -4,6 +4,7 @@ import { createCurveCert, parseCurveCert, z85Decode } from '../../lib/cert';
 import { FakeKubeApi, FakeResponse, RecordedRequest, Responder, status } from './support/fake-kube-api';
 import { ProcessResult, runCertgen, serviceAccountDir } from './support/run-certgen';
 import { HAVE_OPENSSL, TlsFixture, makeTlsFixture } from './support/tls-fixture';
+import { skipLine } from '../support/skip-line';
 
 const NAMESPACE = 'flux-ns';
 const SECRET = 'demo-curve';
@@ -37,7 +38,7 @@ function expectNoLeak(result: ProcessResult, ...secrets: string[]): void {
 }
 
 const describeTls = HAVE_OPENSSL ? describe : describe.skip;
-if (!HAVE_OPENSSL) console.warn('SKIPPED certgen process tests: the openssl binary is needed to make test certificates');
+if (!HAVE_OPENSSL) skipLine('SKIPPED certgen process tests: the openssl binary is needed to make test certificates');
 
 describeTls('certgen program (real process, fake API server over HTTPS)', () => {
   let tls: TlsFixture;

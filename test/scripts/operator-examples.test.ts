@@ -10,6 +10,7 @@ import { LeadMode } from '../../lib/scripts/model';
 import { renderScripts } from '../../lib/scripts/render';
 import { Sandbox, sampleModel } from './harness';
 import { expectCleanShellScripts, testWithShellcheck } from '../support/shell-check';
+import { skipLine } from '../support/skip-line';
 
 // ../shared next to the checkout (or next to the folder of git worktrees).
 const ROOT = path.join(__dirname, '..', '..');
@@ -17,7 +18,7 @@ const CANDIDATES = [path.join(ROOT, '..'), path.join(ROOT, '..', '..')].map((d) 
   path.join(d, 'shared', 'data', 'flux-operator', 'tests'),
 );
 const dataDir = CANDIDATES.find((d) => fs.existsSync(d));
-if (!dataDir) console.warn(`operator examples skipped: ${CANDIDATES[0]} is absent`);
+if (!dataDir) skipLine(`operator examples skipped: the Flux Operator data is absent (looked in ${CANDIDATES.join(', ')})`);
 const describeWithData = dataDir ? describe : describe.skip;
 
 interface OperatorContainer {

@@ -14,7 +14,7 @@ export interface FluxViewOptions {
   /**
    * Copy the view and the Flux install tree into memory (emptyDir volumes with `medium: Memory`)
    * instead of onto the node's disk. The copy is most of a pod's start, and in memory it is several
-   * times faster (README, bring-up benchmark); but the copy, as large as the view image's
+   * times faster (docs/benchmarks.md, bring-up); but the copy, as large as the view image's
    * /opt/software, is then memory of the pod: it counts against the pod's memory limits and the
    * node's memory. Flux's own files (config, state) stay on disk.
    * @default false

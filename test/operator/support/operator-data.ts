@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
+import { skipLine } from '../../support/skip-line';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -22,7 +23,7 @@ export function describeWithOperatorData(name: string, body: () => void): void {
   if (OPERATOR_DATA) {
     describe(name, body);
   } else {
-    console.warn(`${name}: skipped, the Flux Operator data is absent (looked in ${CANDIDATES.join(', ')})`);
+    skipLine(`${name}: skipped, the Flux Operator data is absent (looked in ${CANDIDATES.join(', ')})`);
     describe.skip(`${name} (skipped: ${CANDIDATES[0]} is absent)`, body);
   }
 }

@@ -12,7 +12,7 @@ import org.cdk8s.ChartProps;
  * Hello world in Java: the same chart as examples/hello-world.ts, so the same YAML byte for byte.
  *
  * <p>Four brokers; the lead runs {@code echo hello world} once all are up, then the Job completes.
- * Writes dist/hello-world.k8s.yaml (or into $CDK8S_OUTDIR); see README.md, "Java".
+ * Writes dist/hello-world.k8s.yaml (or into $CDK8S_OUTDIR); see docs/languages.md, "Hello world in Python, Go and Java".
  */
 public final class HelloWorld {
     public static void main(final String[] args) {
