@@ -11,12 +11,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { E2eCase } from './case';
-import { exampleCases } from './cases/examples';
-import { faultCases } from './cases/faults';
-import { OPERATOR_TESTS, operatorCases } from './cases/operator';
-import { optionCases } from './cases/options';
-import { versionCases } from './cases/versions';
+import { allCases } from './cases';
+import { OPERATOR_TESTS } from './cases/operator';
 import { installPackages, stageImageContent } from './host';
 import { findEngines } from './podemu';
 import { e2eReport } from './report';
@@ -41,8 +37,7 @@ function mergeRuns(runs: CaseResult[]): CaseResult {
 async function main(argv: string[]): Promise<number> {
   const only = argv.flatMap((a, i) => (argv[i - 1] === '--only' ? [a] : []));
   const keep = argv.includes('--keep');
-  const operator = operatorCases();
-  const all: E2eCase[] = [...exampleCases(), ...versionCases(), ...optionCases(), ...faultCases(), ...operator.cases];
+  const { cases: all, rejected } = allCases();
   const cases = only.length ? all.filter((c) => only.some((o) => c.id.includes(o))) : all;
   if (!OPERATOR_TESTS) console.log('e2e: the Flux Operator tests are absent (../shared/data/flux-operator): only the examples run');
 
@@ -88,9 +83,9 @@ async function main(argv: string[]): Promise<number> {
   const seconds = (Date.now() - started) / 1000;
   const failed = results.filter((r) => r.status === 'fail');
   console.log(`e2e: ${results.filter((r) => r.status === 'pass').length} passed, ${failed.length} failed, `
-    + `${results.filter((r) => r.status === 'skip').length} skipped, ${operator.rejected.length} operator tests not converted (${Math.round(seconds)} s)`);
+    + `${results.filter((r) => r.status === 'skip').length} skipped, ${rejected.length} operator tests not converted (${Math.round(seconds)} s)`);
   if (only.length === 0) {
-    fs.writeFileSync(REPORT, e2eReport(cases, results, operator.rejected, engines.fluxPrefix, seconds));
+    fs.writeFileSync(REPORT, e2eReport(cases, results, rejected, engines.fluxPrefix, seconds));
     console.log(`e2e: wrote ${path.relative(process.cwd(), REPORT)}`);
   }
   return failed.length ? 1 : 0;

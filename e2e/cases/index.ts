@@ -1,0 +1,12 @@
+/** Every end-to-end case, in the order `npm run e2e` runs them, and the operator tests it refuses. */
+import { E2eCase, RejectedCase } from '../case';
+import { exampleCases } from './examples';
+import { faultCases } from './faults';
+import { operatorCases } from './operator';
+import { optionCases } from './options';
+import { versionCases } from './versions';
+
+export function allCases(): { cases: E2eCase[]; rejected: RejectedCase[] } {
+  const operator = operatorCases();
+  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...faultCases(), ...operator.cases], rejected: operator.rejected };
+}
