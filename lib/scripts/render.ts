@@ -4,7 +4,7 @@
  * the few facts the scripts rely on for their own correctness, and fails with every problem at once.
  */
 import { rangeHostlist } from '../core/hostlist';
-import { viewTreeDir } from '../core/paths';
+import { fluxPaths, viewTreeDir } from '../core/paths';
 import { LeadMode, ScriptModel, SidecarScriptModel } from './model';
 import { shellQuote } from './shell-quote';
 import { renderTemplate, TemplateContext } from './template';
@@ -163,7 +163,7 @@ function renderFluxView(model: ScriptModel): string {
 }
 
 function fluxViewFile(model: ScriptModel): string {
-  return `${model.mountPath}/flux-view.sh`;
+  return fluxPaths(model.mountPath).viewScript;
 }
 
 function fluxSocket(model: ScriptModel): string {
