@@ -104,7 +104,8 @@ export function apiError(kube: Kube, what: Request, e: unknown): Day2Error {
     const reason = code && NETWORK_CODES.has(code as string) ? `${code}` : err.cause?.message ?? err.message ?? String(e);
     return new Day2Error(EXIT.UNREACHABLE, `cannot reach the Kubernetes API server at ${kube.server}: ${reason}`);
   }
-  const message = serverMessage(err.body) ?? err.message ?? '';
+  // A refused websocket upgrade has no body to quote.
+  const message = serverMessage(err.body) ?? (httpStatusIn(err.message) ? '' : err.message ?? '');
   if (status === 403) {
     return new Day2Error(EXIT.FORBIDDEN, `forbidden: your account may not ${what.verb} ${target} (needs RBAC verb '${what.verb}' on '${what.resource}')${message ? `: ${message}` : ''}`);
   }
