@@ -15,6 +15,7 @@ import { E2eCase } from './case';
 import { exampleCases } from './cases/examples';
 import { OPERATOR_TESTS, operatorCases } from './cases/operator';
 import { optionCases } from './cases/options';
+import { readinessCases } from './cases/readiness';
 import { versionCases } from './cases/versions';
 import { installPackages, stageImageContent } from './host';
 import { findEngines } from './podemu';
@@ -32,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   const only = argv.flatMap((a, i) => (argv[i - 1] === '--only' ? [a] : []));
   const keep = argv.includes('--keep');
   const operator = operatorCases();
-  const all: E2eCase[] = [...exampleCases(), ...versionCases(), ...optionCases(), ...operator.cases];
+  const all: E2eCase[] = [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...operator.cases];
   const cases = only.length ? all.filter((c) => only.some((o) => c.id.includes(o))) : all;
   if (!OPERATOR_TESTS) console.log('e2e: the Flux Operator tests are absent (../shared/data/flux-operator): only the examples run');
 
