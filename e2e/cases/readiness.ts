@@ -11,7 +11,7 @@ import { E2eCase } from '../case';
 
 export function readinessCases(): E2eCase[] {
   return [{
-    id: 'readiness: a late worker is not Ready until connected; the lead is Ready once the instance is up',
+    id: 'example readiness: a late worker is not Ready until connected; the lead is Ready once the instance is up',
     note: 'rank 2 starts its broker 25 s late (workerPre hook); Ready times compared with the brokers\' connection times',
     synth: (dir: string) => {
       const app = new App({ outdir: dir });
