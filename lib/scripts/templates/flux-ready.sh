@@ -6,7 +6,6 @@ lead_children=@@LEAD_CHILDREN@@
 local_socket=@@LOCAL_SOCKET@@
 hostname_file=${FLUX_READY_HOSTNAME_FILE:-/proc/sys/kernel/hostname}
 
-host=''
 read -r host < "$hostname_file" || true
 rank=${host#"$cluster_name"-}
 case $rank in
@@ -16,7 +15,10 @@ case $rank in
   '' | *[!0-9]*) exit 1 ;;
 esac
 
-# Columns: sl local_address rem_address st (01: ESTABLISHED) ...
+if [ "$rank" -eq 0 ] && [ ! -S "$local_socket" ]; then
+  exit 1
+fi
+# sl local rem st(01: ESTABLISHED) ...; tcp6 only if tcp was not enough (a read walks all TCP).
 count=0
 for table in /proc/net/tcp /proc/net/tcp6; do
   [ -r "$table" ] || continue
@@ -28,8 +30,8 @@ for table in /proc/net/tcp /proc/net/tcp6; do
       case $remote in *":$port_hex") exit 0 ;; esac
     fi
   done < "$table"
+  if [ "$rank" -eq 0 ] && [ "$count" -ge "$lead_children" ]; then
+    exit 0
+  fi
 done
-if [ "$rank" -eq 0 ] && [ -S "$local_socket" ] && [ "$count" -ge "$lead_children" ]; then
-  exit 0
-fi
 exit 1
