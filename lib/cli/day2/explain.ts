@@ -40,7 +40,11 @@ export function explainContainer(c: k8s.V1ContainerStatus, role: { flux: boolean
     // The handshake's termination message names the peers that never answered; the Flux container
     // exits with the same code, so its own message (if any) is the fallback.
     const message = lastMessage(role.handshakeStatus) ?? ended.message?.trim();
-    if (meaning) {
+    const handshakeCode = (role.handshakeStatus?.state?.terminated ?? role.handshakeStatus?.lastState?.terminated)?.exitCode;
+    if (meaning && role.flux && handshakeCode === ended.exitCode) {
+      // The handshake container's own line says what failed: no need to repeat it.
+      out.push(`container ${c.name} exited with the hosts handshake's exit code, ${ended.exitCode}`);
+    } else if (meaning) {
       out.push(`container ${c.name} exited with code ${ended.exitCode} (${meaning})${message ? `: ${message}` : ''}`);
     } else {
       out.push(`container ${c.name} exited with code ${ended.exitCode}${ended.reason ? ` (${ended.reason})` : ''}${ended.message?.trim() ? `: ${ended.message.trim()}` : ''}`);
