@@ -262,6 +262,9 @@ describe('status', () => {
     const context = await run(['status', '--kubeconfig', moved, '--context', 'nope']);
     expect(context.code).toBe(1);
     expect(context.stderr).toBe("kubectl-minicluster: error: no context 'nope' in the kubeconfig (it has: test, other)\n");
+    const none = await run(['status'], { env: { KUBECONFIG: '' } });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toBe('kubectl-minicluster: error: no kubeconfig: set KUBECONFIG, pass --kubeconfig, write ~/.kube/config, or run in a pod\n');
     const missing = await run(['status', '--kubeconfig', path.join(dir, 'absent')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`cannot load the kubeconfig ${path.join(dir, 'absent')}`);

@@ -4,6 +4,8 @@
  * and -n override. The library is loaded on first use, never by importing the constructs.
  */
 import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import type * as k8s from '@kubernetes/client-node';
 import { Day2Error, EXIT } from './errors';
 
@@ -39,6 +41,11 @@ const IN_CLUSTER_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount
 export function connect(options: KubeOptions): Kube {
   const lib = clientLibrary();
   const config = new lib.KubeConfig();
+  // With nothing to read, the library (as kubectl) would try http://localhost:8080: say so instead.
+  if (options.kubeconfig === undefined && !process.env.KUBECONFIG && !process.env.KUBERNETES_SERVICE_HOST
+    && !fs.existsSync(path.join(os.homedir(), '.kube', 'config'))) {
+    throw new Day2Error(EXIT.USAGE, 'no kubeconfig: set KUBECONFIG, pass --kubeconfig, write ~/.kube/config, or run in a pod');
+  }
   try {
     if (options.kubeconfig !== undefined) config.loadFromFile(options.kubeconfig);
     else config.loadFromDefault();
