@@ -36,6 +36,13 @@ export interface Expectation {
   readonly restarted?: Array<{ readonly index: number; readonly container: string }>;
   /** How many brokers must be connected before the exec steps start. @default every pod of the Job */
   readonly execAfterBrokers?: number;
+  /**
+   * Check the readiness probe (docs/day2.md): every pod turns Ready; a worker not before its broker
+   * connected to its parent, the lead not before every other rank connected (a flat tree whose
+   * quorum is every rank). `lateRank` starts its broker `lateSeconds` late: it must be Ready no
+   * earlier than that.
+   */
+  readonly readyMeansConnected?: { readonly lateRank: number; readonly lateSeconds: number };
 }
 
 /** Files put on a volume before the run, as a user's data would already be there. */

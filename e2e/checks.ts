@@ -26,6 +26,7 @@ export function checkRun(input: CheckInput): string[] {
     problems.push(`Job reason '${summary.reason}' does not match ${expect.reason}`);
   }
   problems.push(...brokerProblems(summary, input.pods));
+  if (expect.readyMeansConnected) problems.push(...readinessProblems(summary, input.pods, expect.readyMeansConnected));
 
   const lead = containerLog(logs, summary, 0, runner);
   const leadExit = lastRun(summary, 0, runner)?.exit_code;
@@ -73,6 +74,38 @@ function brokerProblems(summary: Summary, pods: number): string[] {
       const names = ran.map((p) => p.pod).join(', ');
       problems.push(index === 0 ? `rank 0's broker (${names}) never listened` : `broker ${index} (${names}) never connected to its parent`);
     }
+  }
+  return problems;
+}
+
+/**
+ * Ready means connected: Ready times (the readiness probe) against the brokers' connection times
+ * podemu saw. Podemu samples sockets every tcp_sample_interval_max_s, so a connection may be seen
+ * that much after the probe saw it.
+ */
+function readinessProblems(summary: Summary, pods: number, late: { lateRank: number; lateSeconds: number }): string[] {
+  const problems: string[] = [];
+  const slack = (summary.tcp_sample_interval_max_s ?? 0.15) + 0.05;
+  const connected: number[] = [];
+  for (let index = 1; index < pods; index++) {
+    const pod = lastPod(summary, index);
+    const at = pod?.broker?.connected_to_parent;
+    const ready = pod?.times.ready;
+    if (at === null || at === undefined || !pod) continue;
+    connected.push(at);
+    if (ready === null || ready === undefined) problems.push(`worker ${index} (${pod.pod}) connected at +${at}s but never turned Ready`);
+    else if (ready < at - slack) problems.push(`worker ${index} (${pod.pod}) was Ready at +${ready}s, before its broker connected at +${at}s`);
+  }
+  const lateReady = lastPod(summary, late.lateRank)?.times.ready;
+  if (typeof lateReady === 'number' && lateReady < late.lateSeconds) {
+    problems.push(`rank ${late.lateRank} was Ready at +${lateReady}s although its broker started ${late.lateSeconds}s late`);
+  }
+  const lead = lastPod(summary, 0);
+  const leadReady = lead?.times.ready;
+  const up = Math.max(...connected);
+  if (leadReady === null || leadReady === undefined) problems.push(`the lead (${lead?.pod}) never turned Ready`);
+  else if (connected.length === pods - 1 && leadReady < up - slack) {
+    problems.push(`the lead was Ready at +${leadReady}s, before the instance was up (last broker connected at +${up}s)`);
   }
   return problems;
 }

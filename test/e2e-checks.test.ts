@@ -96,8 +96,32 @@ describe('npm run e2e without its engines', () => {
     const lines = result.stdout.trim().split('\n').filter((l) => !l.startsWith('e2e: the Flux Operator tests are absent'));
     expect(lines.length).toBeGreaterThanOrEqual(13);
     for (const line of lines) expect(line).toMatch(/^skip (example|operator|fault) \S.*: .*no Flux \(set FLUX_PREFIX/);
-    // the 9 examples, hello world for 3 older Kubernetes versions and with the view in memory
-    expect(lines.filter((l) => l.startsWith('skip example '))).toHaveLength(13);
+    // every example case the runner has: the examples, hello world for older Kubernetes versions, with options, readiness
+    expect(lines.filter((l) => l.startsWith('skip example '))).toHaveLength(allCases().cases.filter((c) => c.id.startsWith('example ')).length);
+  });
+});
+
+describe('checkRun: readyMeansConnected', () => {
+  /** Pods Ready at `ready[i]`, workers connected at `connected[i]` (podemu's times, s from the first pod). */
+  function timed(ready: Array<number | null>, connected: number[]): Summary {
+    const s = summary(ready.length, 'done', { tcp_sample_interval_max_s: 0.1 } as Partial<Summary>);
+    return { ...s, pods: s.pods.map((p, i) => ({ ...p, times: { ready: ready[i] }, broker: { ...p.broker!, connected_to_parent: i > 0 ? connected[i] : null } })) };
+  }
+  const expect_ = { result: 'Succeeded' as const, leadOutputExactly: 'done', readyMeansConnected: { lateRank: 2, lateSeconds: 25 } };
+  const check = (s: Summary) => checkRun({ expect: expect_, summary: s, logs, runner: 'flux-sample', pods: 3 });
+
+  test('passes when each worker is Ready after it connected and the lead after the last one', () => {
+    expect(check(timed([33.2, 8.2, 33.2], [0, 3.4, 28.3]))).toEqual([]);
+  });
+
+  test('fails on a worker Ready before it connected, a late rank Ready too early, a lead Ready before the instance is up, a pod never Ready', () => {
+    expect(check(timed([33.2, 2, 33.2], [0, 3.4, 28.3]))).toEqual(['worker 1 (flux-sample-1-abcde) was Ready at +2s, before its broker connected at +3.4s']);
+    expect(check(timed([29, 8.2, 20], [0, 3.4, 19]))).toEqual(['rank 2 was Ready at +20s although its broker started 25s late']);
+    expect(check(timed([10, 8.2, 33.2], [0, 3.4, 28.3]))).toEqual(['the lead was Ready at +10s, before the instance was up (last broker connected at +28.3s)']);
+    expect(check(timed([null, 8.2, null], [0, 3.4, 28.3]))).toEqual([
+      'worker 2 (flux-sample-2-abcde) connected at +28.3s but never turned Ready',
+      'the lead (flux-sample-0-abcde) never turned Ready',
+    ]);
   });
 });
 

@@ -52,7 +52,11 @@ describe('MiniCluster', () => {
     const toml = parse(configMap.data['broker.toml']) as any;
     expect(toml.bootstrap.hosts).toEqual([{ host: 'flux-sample-[0-3]' }]);
     // (the handshake program is in a ConfigMap shared by the namespace's clusters: test/runtime-programs.test.ts)
-    expect(Object.keys(configMap.data).sort()).toEqual(['broker.toml', 'entrypoint.sh', 'flux-init.sh']);
+    expect(Object.keys(configMap.data).sort()).toEqual(['broker.toml', 'entrypoint.sh', 'flux-init.sh', 'flux-ready.sh']);
+    // Ready means connected: the runner's readiness probe runs the script (docs/day2.md)
+    const runner = job.spec.template.spec.containers[0];
+    expect(runner.readinessProbe).toEqual({ exec: { command: ['/bin/sh', '/flux_operator/flux-ready.sh'] }, periodSeconds: 5, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 2 });
+    expect(configMap.data['flux-ready.sh']).toContain("lead_children='3'");
     expectValidManifests(docs, { kubernetesVersion: '1.34' });
   });
 

@@ -4,9 +4,10 @@ import { exampleCases } from './examples';
 import { faultCases } from './faults';
 import { operatorCases } from './operator';
 import { optionCases } from './options';
+import { readinessCases } from './readiness';
 import { versionCases } from './versions';
 
 export function allCases(): { cases: E2eCase[]; rejected: RejectedCase[] } {
   const operator = operatorCases();
-  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...faultCases(), ...operator.cases], rejected: operator.rejected };
+  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...faultCases(), ...operator.cases], rejected: operator.rejected };
 }

@@ -5,6 +5,7 @@
  */
 import { Command } from 'commander';
 import { certCommand } from './cert';
+import { day2Commands } from './day2';
 import { synthCommand } from './synth';
 import { validateCommand } from './validate';
 
@@ -16,6 +17,8 @@ export function cliProgram(): Command {
     .description('tools for cdk8s-minicluster, the Flux Framework MiniCluster construct library')
     .showHelpAfterError();
   for (const command of COMMANDS) program.addCommand(command());
+  // The day-2 commands, for a running cluster (also the kubectl plugin kubectl-minicluster).
+  for (const command of day2Commands('cdk8s-minicluster')) program.addCommand(command);
   return program;
 }
 

@@ -23,6 +23,8 @@ import { renderScripts } from '../scripts/render';
 import { HANDSHAKE_PROGRAM, HandshakeLifecycle, rendezvousServiceName } from '../core/handshake-contract';
 import { HandshakeParts, handshakeEnabled, handshakeParts, rendezvousService } from './private/handshake';
 import { CERTGEN_PROGRAM, sharedRuntimeProgram } from './private/runtime-programs';
+import { day2Annotations } from '../core/day2-contract';
+import { fluxPaths } from '../core/paths';
 
 
 /**
@@ -264,6 +266,9 @@ export class MiniCluster extends Construct {
       metadata: this.metadata(this.jobName, 'job', jobLabels(r.props)),
       spec: withSuspend(spec, r.props),
     });
+    // What `cdk8s-minicluster status|scale|flux` reads back from the running Job (docs/day2.md).
+    const annotations = day2Annotations({ size: r.size, minSize: r.minSize ?? r.size, maxSize: r.maxSize, fluxView: fluxPaths(r.mountPath).viewScript });
+    for (const [key, value] of Object.entries(annotations)) job.metadata.addAnnotation(key, value);
     const certificateObjects = [this.certificateJob ?? this.node.tryFindChild('InlineCertificate')]
       .flatMap((c) => (c ? c.node.findAll() : [])).filter((c): c is ApiObject => c instanceof ApiObject);
     // The certificate Job's program: the same shared object its Job already found.

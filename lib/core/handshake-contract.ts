@@ -8,6 +8,8 @@ import { DEFAULT_TOPOLOGY, parseTopology } from './topology';
 
 /** Name of the runtime program; `runtimeBundle(HANDSHAKE_PROGRAM)` returns its bundled source. */
 export const HANDSHAKE_PROGRAM = 'handshake';
+/** The handshake container's name in the pod. */
+export const HANDSHAKE_CONTAINER = 'flux-handshake';
 /** Where pods mount the bundled program (a ConfigMap key `handshake.js` under /program). */
 export const DEFAULT_HANDSHAKE_PROGRAM_PATH = '/program/handshake.js';
 
@@ -82,6 +84,18 @@ export const HANDSHAKE_FAILURE_EXIT_CODES: number[] = [
   HANDSHAKE_EXIT_BIND_PORT,
   HANDSHAKE_EXIT_CERT_UNREADABLE,
 ];
+
+/** What each failure exit code means, in words (for `cdk8s-minicluster status`, docs/day2.md). */
+export const HANDSHAKE_EXIT_MEANINGS: { [code: number]: string } = {
+  [HANDSHAKE_EXIT_CONFIG]: 'invalid handshake flags or environment',
+  [HANDSHAKE_EXIT_INTERNAL]: 'internal error of the handshake program (a bug)',
+  [HANDSHAKE_EXIT_DEADLINE]: 'the handshake deadline passed before every peer answered',
+  [HANDSHAKE_EXIT_CERT_MISMATCH]: 'a peer holds a different CURVE certificate',
+  [HANDSHAKE_EXIT_HOSTNAME]: "the pod's hostname is not exactly one entry of the Flux hosts list",
+  [HANDSHAKE_EXIT_BIND_INTERFACE]: "the bind interface of an interior rank does not exist",
+  [HANDSHAKE_EXIT_BIND_PORT]: "the Flux port of an interior rank is already bound",
+  [HANDSHAKE_EXIT_CERT_UNREADABLE]: 'the CURVE certificate file cannot be read or is empty',
+};
 
 /** How a pod finds rank 0's handshake server (the directory). */
 export enum HandshakeMode {

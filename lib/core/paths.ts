@@ -35,6 +35,8 @@ export function fluxPaths(mountPath: string) {
     curveCert: `${config}/curve/curve.cert`,
     runDir: `${config}/run/flux`,
     localUri: `local://${config}/run/flux/local`,
+    /** The Flux environment file the entrypoint writes (`. <mountPath>/flux-view.sh`). */
+    viewScript: `${root}/flux-view.sh`,
     stateDir: `${config}/var/lib/flux`,
     archiveDb: `${config}/var/lib/flux/job-archive.sqlite`,
   };

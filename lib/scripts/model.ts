@@ -54,9 +54,19 @@ export interface HandshakeScriptModel {
   readonly resolveParent?: boolean;
 }
 
+/** What the readiness probe script (flux-ready.sh) checks. */
+export interface ReadinessScriptModel {
+  /** The brokers' TCP port (`tbon.endpoint` / `bootstrap.default_port`). */
+  readonly fluxPort: number;
+  /** TBON children of rank 0 among the quorum's ranks: the lead is up when all have connected. */
+  readonly leadChildren: number;
+}
+
 export interface ScriptModel {
   /** MiniCluster (and Job) name; hostnames are `<clusterName>-<index>`. */
   readonly clusterName: string;
+  /** The readiness probe's facts; without them no flux-ready.sh is rendered. @default - none */
+  readonly readiness?: ReadinessScriptModel;
   /** Hostname of rank 0, `<clusterName>-0`. */
   readonly leadHostname: string;
   /** RFC 29 hostlist of all maxSize hosts, for `flux R encode --hosts`. */

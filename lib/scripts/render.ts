@@ -4,8 +4,8 @@
  * the few facts the scripts rely on for their own correctness, and fails with every problem at once.
  */
 import { rangeHostlist } from '../core/hostlist';
-import { viewTreeDir } from '../core/paths';
-import { LeadMode, ScriptModel, SidecarScriptModel } from './model';
+import { fluxPaths, viewTreeDir } from '../core/paths';
+import { LeadMode, ReadinessScriptModel, ScriptModel, SidecarScriptModel } from './model';
 import { shellQuote } from './shell-quote';
 import { renderTemplate, TemplateContext } from './template';
 
@@ -13,6 +13,8 @@ import { renderTemplate, TemplateContext } from './template';
 export const BROKER_TOML_KEY = 'broker.toml';
 /** ConfigMap key of the flux view init container's script. */
 export const INIT_SCRIPT_KEY = 'flux-init.sh';
+/** ConfigMap key of the Flux runner's readiness probe script (docs/day2.md). */
+export const READY_SCRIPT_KEY = 'flux-ready.sh';
 /** ConfigMap key of the Flux runner's entrypoint (every rank). */
 export const ENTRYPOINT_SCRIPT_KEY = 'entrypoint.sh';
 /** ConfigMap key of the wrapper script of sidecar container `name`. */
@@ -44,6 +46,7 @@ export function renderScripts(model: ScriptModel): { [configMapKey: string]: str
   for (const sidecar of model.sidecars) {
     scripts[sidecarScriptKey(sidecar.name)] = renderSidecar(model, sidecar);
   }
+  if (model.readiness) scripts[READY_SCRIPT_KEY] = renderReadiness(model, model.readiness);
   return scripts;
 }
 
@@ -133,6 +136,19 @@ function renderEntrypoint(model: ScriptModel): string {
   return renderTemplate('entrypoint.sh', context);
 }
 
+/** The readiness probe: the Flux port as /proc/net/tcp prints it, the lead's socket path. */
+export function renderReadiness(model: Pick<ScriptModel, 'clusterName' | 'mountPath'>, readiness: ReadinessScriptModel): string {
+  return renderTemplate(READY_SCRIPT_KEY, {
+    values: {
+      CLUSTER_NAME: model.clusterName,
+      PORT_HEX: readiness.fluxPort.toString(16).toUpperCase().padStart(4, '0'),
+      LEAD_CHILDREN: readiness.leadChildren,
+      LOCAL_SOCKET: fluxPaths(model.mountPath).localUri.replace(/^local:\/\//, ''),
+    },
+    flags: {},
+  });
+}
+
 function renderSidecar(model: ScriptModel, sidecar: SidecarScriptModel): string {
   return renderTemplate('start-sidecar.sh', {
     values: {
@@ -164,7 +180,7 @@ function renderFluxView(model: ScriptModel): string {
 }
 
 function fluxViewFile(model: ScriptModel): string {
-  return `${model.mountPath}/flux-view.sh`;
+  return fluxPaths(model.mountPath).viewScript;
 }
 
 function fluxSocket(model: ScriptModel): string {

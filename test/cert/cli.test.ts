@@ -103,9 +103,10 @@ describe('cdk8s-minicluster cert', () => {
     expect(cli('--help').stdout).toMatch(/Commands:\n\s+cert \[options\]/);
   });
 
-  test('package.json ships the CLI as the cdk8s-minicluster bin, with a node shebang', () => {
+  test('package.json ships the CLI as the cdk8s-minicluster bin and the kubectl plugin kubectl-minicluster, with a node shebang', () => {
     const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
-    expect(pkg.bin).toEqual({ 'cdk8s-minicluster': 'build/lib/cli/main.js' });
+    expect(pkg.bin).toEqual({ 'cdk8s-minicluster': 'build/lib/cli/main.js', 'kubectl-minicluster': 'build/lib/cli/kubectl-minicluster.js' });
     expect(fs.readFileSync(MAIN_JS, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(fs.readFileSync(path.join(path.dirname(MAIN_JS), 'kubectl-minicluster.js'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 /** The MiniCluster's pod containers and volumes, as manifest-shaped objects. */
-import type { Container, EnvVar, Volume, VolumeMount } from 'kubernetes-types-1.30/core/v1';
+import type { Container, EnvVar, Probe, Volume, VolumeMount } from 'kubernetes-types-1.30/core/v1';
+import { READY_SCRIPT_KEY } from '../../scripts/render';
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
 import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, viewTreeDir } from '../../core/paths';
 import { ContainerResources, ContainerSecurityContext, ContainerVolume, MiniClusterContainer } from '../props/container';
@@ -14,6 +15,20 @@ export const VOLUMES = {
   certificate: 'flux-curve-cert',
   handshakeProgram: 'flux-handshake-program',
 } as const;
+
+/**
+ * Ready means connected (docs/day2.md): a worker once its broker is connected to its TBON parent,
+ * the lead once the instance is up. A tiny sh script that reads /proc/net/tcp, every 5 s; two
+ * failures in a row (10 s) make a pod not Ready. Both Services publish not-ready addresses, so
+ * readiness changes neither DNS nor the handshake.
+ */
+export const FLUX_READINESS_PROBE: Probe = {
+  exec: { command: ['/bin/sh', `${ENTRYPOINT_MOUNT_DIR}/${READY_SCRIPT_KEY}`] },
+  periodSeconds: 5,
+  timeoutSeconds: 5,
+  successThreshold: 1,
+  failureThreshold: 2,
+};
 
 /** The entrypoint ConfigMap's name. */
 export function entrypointConfigMapName(clusterName: string): string {
@@ -88,6 +103,7 @@ function userContainers(r: ResolvedMiniCluster): Container[] {
       // What `kubectl describe` and the Job's pod show when Flux fails: the lead's last lines name
       // the job's exception and the rank that went away; kept off the user's other containers.
       terminationMessagePolicy: isRunner ? 'FallbackToLogsOnError' : undefined,
+      readinessProbe: isRunner ? FLUX_READINESS_PROBE : undefined,
       volumeMounts: nonEmpty([
         ...(isRunner || !c.noWrapEntrypoint ? fluxMounts(r, true) : []),
         ...userMounts(c),

@@ -3,15 +3,14 @@ import type { Container, EnvVar, Service, Volume } from 'kubernetes-types-1.30/c
 import type { PodFailurePolicyRule } from 'kubernetes-types-1.30/batch/v1';
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
 import {
-  HandshakeLifecycle, HandshakeMode, HandshakeWiring, HANDSHAKE_PROGRAM, handshakeWiring,
+  HandshakeLifecycle, HandshakeMode, HandshakeWiring, HANDSHAKE_CONTAINER, HANDSHAKE_PROGRAM, handshakeWiring,
 } from '../../core/handshake-contract';
 import { DEFAULT_NODE_IMAGE } from '../../core/images';
 import { ENTRYPOINT_MOUNT_DIR } from '../../core/paths';
 import { VOLUMES } from './containers';
 import { ResolvedMiniCluster } from './resolve';
 
-/** The handshake container's name. */
-export const HANDSHAKE_CONTAINER = 'flux-handshake';
+export { HANDSHAKE_CONTAINER };
 /** The emptyDir the handshake writes its results into, shared with the Flux runner. */
 export const HANDSHAKE_VOLUME = 'flux-handshake';
 /** File name of the bundled program: the key of its shared ConfigMap (runtime-programs.ts). */

@@ -2,6 +2,7 @@
 import { CERTIFICATE_MOUNT_DIR, CERTIFICATE_SECRET_KEY } from '../../core/certificate-contract';
 import { hostname, rangeHostlist } from '../../core/hostlist';
 import { ENTRYPOINT_MOUNT_DIR } from '../../core/paths';
+import { childRanks } from '../../core/topology';
 import { HandshakeScriptModel, LeadMode, ScriptModel } from '../../scripts/model';
 import { nodeTaskFlags, resourceEncodeArgs, ResolvedMiniCluster } from './resolve';
 
@@ -22,6 +23,8 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
   const debugFlag = r.debug ? '-vvv' : undefined;
   return {
     clusterName: r.name,
+    // The lead is up once its TBON children among the quorum's ranks (broker.quorum) connected.
+    readiness: { fluxPort: r.brokerPort, leadChildren: childRanks(0, r.minSize ?? r.size, r.topology).length },
     leadHostname: hostname(r.name, 0),
     hostlist: rangeHostlist(r.name, r.maxSize),
     size: r.size,

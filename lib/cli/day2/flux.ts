@@ -1,0 +1,64 @@
+/** `flux NAME -- ARGS...`: runs `flux ARGS` in the lead's Flux container, as `kubectl exec` would. */
+import { Command } from 'commander';
+import { FLUX_VIEW_ANNOTATION } from '../../core/day2-contract';
+import { fluxPaths } from '../../core/paths';
+import { findClusterJob, podOfRank } from './cluster';
+import { connect, KubeOptions, request } from './kube';
+import { fluxContainerName } from './model';
+import { connectionOptions, day2Action, parseCount, withConnectionOptions } from './options';
+
+const HELP = `
+The command runs with the Flux view's environment (. <mountPath>/flux-view.sh) and FLUX_URI set
+to the broker's local socket, as the container's user. Exits with the command's exit code.
+
+Examples:
+  $ kubectl minicluster flux flux-sample -- resource list
+  $ kubectl minicluster flux flux-sample -- run -N2 hostname
+  $ kubectl minicluster flux flux-sample -- jobs -a
+`;
+
+interface FluxOptions extends KubeOptions {
+  readonly rank: string;
+  readonly stdin?: boolean;
+}
+
+/** The command run in the container: source the view, point FLUX_URI at the broker, exec flux. */
+export function fluxCommandLine(viewScript: string, args: string[]): string[] {
+  return ['/bin/sh', '-c', '. "$0" && FLUX_URI="$fluxsocket" && export FLUX_URI && exec flux "$@"', viewScript, ...args];
+}
+
+export function fluxCommand(program: string): Command {
+  return withConnectionOptions(new Command('flux'))
+    .description("run a flux command in the lead broker's container (e.g. flux resource list)")
+    .argument('<name>', 'MiniCluster (Job or cluster name)')
+    .argument('<args...>', 'arguments of flux (after --)')
+    .option('-r, --rank <n>', 'run it on this rank instead of the lead', '0')
+    .option('-i, --stdin', 'pass stdin to the command')
+    .addHelpText('after', HELP)
+    .action(day2Action(program, async (clusterName: string, args: string[], options: FluxOptions) => {
+      const rank = parseCount('--rank', options.rank);
+      const kube = connect(connectionOptions(options));
+      const job = await findClusterJob(kube, clusterName);
+      const pod = (await podOfRank(kube, job, rank)).metadata!.name!;
+      const viewScript = job.metadata?.annotations?.[FLUX_VIEW_ANNOTATION] ?? fluxPaths('/mnt/flux').viewScript;
+      let status: { status?: string; message?: string; reason?: string; details?: { causes?: Array<{ reason?: string; message?: string }> } } | undefined;
+      const socket = await request(kube, { verb: 'create', resource: 'pods/exec', name: pod }, () => new kube.lib.Exec(kube.config).exec(
+        kube.namespace, pod, fluxContainerName(job), fluxCommandLine(viewScript, args),
+        process.stdout, process.stderr, options.stdin ? process.stdin : null, false, (s) => {
+          status = s as typeof status;
+        }));
+      await new Promise<void>((resolve) => {
+        socket.on('close', () => resolve());
+        socket.on('error', () => resolve());
+      });
+      if (!status) {
+        process.stderr.write(`${program}: error: the exec session ended without an exit status\n`);
+        return 1;
+      }
+      if (status.status === 'Success') return 0;
+      const exitCode = status.details?.causes?.find((c) => c.reason === 'ExitCode')?.message;
+      if (exitCode !== undefined && /^\d+$/.test(exitCode)) return Number(exitCode);
+      process.stderr.write(`${program}: error: ${status.message ?? status.reason ?? 'the command failed'}\n`);
+      return 1;
+    }));
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+/**
+ * The kubectl plugin: installed as `kubectl-minicluster` on PATH, `kubectl minicluster status ...`
+ * runs it. The same day-2 commands as `cdk8s-minicluster status|wait|logs|scale|flux`.
+ */
+import { Command } from 'commander';
+import { day2Commands } from './day2';
+
+export function kubectlPluginProgram(): Command {
+  const program = new Command('kubectl-minicluster')
+    .usage('<command> [options]  (as a kubectl plugin: kubectl minicluster <command>)')
+    .description('see, wait for, scale and reach running cdk8s-minicluster MiniClusters')
+    .showHelpAfterError();
+  for (const command of day2Commands('kubectl-minicluster')) program.addCommand(command);
+  return program;
+}
+
+if (require.main === module) {
+  kubectlPluginProgram().parseAsync(process.argv).catch((e: Error) => {
+    process.stderr.write(`kubectl-minicluster: ${e.message}\n`);
+    process.exitCode = 1;
+  });
+}
