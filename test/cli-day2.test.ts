@@ -206,6 +206,8 @@ describe('status', () => {
     watching.kill();
     await watching;
     expect(lines.slice(0, 2).map((l) => JSON.parse(l).state)).toEqual(['Starting', 'Up']);
+    const unnamed = await run(['status', '--watch']);
+    expect([unnamed.code, unnamed.stderr]).toEqual([1, 'kubectl-minicluster: error: --watch needs a MiniCluster name\n']);
     expect(server.requests.find((r) => r.verb === 'watch' && r.resource === 'pods')!.query.get('labelSelector')).toBe('flux-framework.org/minicluster=flux-elastic');
   });
 
