@@ -206,6 +206,8 @@ describe('status', () => {
     watching.kill();
     await watching;
     expect(lines.slice(0, 2).map((l) => JSON.parse(l).state)).toEqual(['Starting', 'Up']);
+    const unnamed = await run(['status', '--watch']);
+    expect([unnamed.code, unnamed.stderr]).toEqual([1, 'kubectl-minicluster: error: --watch needs a MiniCluster name\n']);
     expect(server.requests.find((r) => r.verb === 'watch' && r.resource === 'pods')!.query.get('labelSelector')).toBe('flux-framework.org/minicluster=flux-elastic');
   });
 
@@ -492,9 +494,14 @@ describe('packaging', () => {
     }
   });
 
-  test('importing the constructs does not load the Kubernetes client library', () => {
+  test('importing the constructs does not load the Kubernetes client library; the build bundles it into one file', () => {
     const loaded = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(BUILD, 'index.js'))}); require(${JSON.stringify(path.join(BUILD, 'cli', 'main.js'))});
-      console.log(Object.keys(require.cache).filter((f) => f.includes('@kubernetes')).length)`], { encoding: 'utf8' });
+      console.log(Object.keys(require.cache).filter((f) => f.includes('@kubernetes') || f.includes('kubernetes-client')).length)`], { encoding: 'utf8' });
     expect(loaded.stdout).toBe('0\n');
+    // The bundle needs nothing from node_modules: it loads from a directory with none
+    const alone = fs.mkdtempSync(path.join(dir, 'alone-'));
+    fs.copyFileSync(path.join(BUILD, 'cli', 'day2', 'kubernetes-client.js'), path.join(alone, 'client.js'));
+    const client = spawnSync(process.execPath, ['-e', `const k = require(${JSON.stringify(path.join(alone, 'client.js'))}); console.log(Object.keys(k).sort().join(' '))`], { encoding: 'utf8', cwd: alone });
+    expect(client.stdout).toBe('BatchV1Api CoreV1Api Exec KubeConfig Log PatchStrategy Watch setHeaderOptions\n');
   });
 });

@@ -9,13 +9,13 @@ import * as path from 'path';
 import type * as k8s from '@kubernetes/client-node';
 import { Day2Error, EXIT } from './errors';
 
-export type ClientLibrary = typeof import('@kubernetes/client-node');
+export type ClientLibrary = typeof import('./kubernetes-client');
 
 let library: ClientLibrary | undefined;
-/** The client library (an ES module, which Node >= 20.19 loads with require). */
+/** The client library, bundled into one file by the build (kubernetes-client.ts). */
 export function clientLibrary(): ClientLibrary {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  library ??= require('@kubernetes/client-node') as ClientLibrary;
+  library ??= require('./kubernetes-client') as ClientLibrary;
   return library;
 }
 
