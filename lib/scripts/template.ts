@@ -77,15 +77,27 @@ function substitute(name: string, line: string, context: TemplateContext): strin
   });
 }
 
+/**
+ * A template's own comment line, left out of the output: the templates explain themselves at
+ * length, and every pod's ConfigMap would carry that prose (a third of the scripts). The header
+ * (the comment lines after the shebang, which name the template), shellcheck directives and the
+ * shebang stay. Only template lines are tested, never substituted values.
+ */
+const PROSE_COMMENT = /^\s*#(?!!| shellcheck )/;
+
 function expandLines(name: string, lines: string[], context: TemplateContext, includes: string[]): string[] {
   const out: string[] = [];
   // Open blocks: their name and whether their lines are kept.
   const stack: { block: string; keep: boolean }[] = [];
   const keeping = () => stack.every((b) => b.keep);
+  // The top-level template's leading comment lines are its header.
+  let header = includes.length === 1;
   for (const line of lines) {
     const m = DIRECTIVE.exec(line);
     if (!m) {
-      if (keeping()) out.push(substitute(name, line, context));
+      const comment = PROSE_COMMENT.test(line);
+      header = header && (comment || /^#!/.test(line));
+      if (keeping() && (header || !comment)) out.push(substitute(name, line, context));
       continue;
     }
     const [, kind, arg] = m;
