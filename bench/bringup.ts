@@ -4,20 +4,23 @@
  * real Flux in the pod emulator, alternating, in the same run: at N = 4 and 16 pods, with healthy
  * DNS and with slow DNS (records 10 s late, 30 s negative cache), pods 1 s apart and all at once.
  *
- * The library runs twice, with its defaults and with the view copied into memory
- * (flux.container.inMemory). All run the same initial program (`flux resource list; flux run -N<N>
+ * The library runs three times, with its defaults (the view copied to disk), with the view copied
+ * into memory and with the view as an image volume (flux.container.source). All run the same initial program (`flux resource list; flux run -N<N>
  * hostname`) from the same flux-view and ubuntu images. Prints medians of the per-round ratios to
  * the naive Job (first pod -> every broker connected, first pod -> Job success), where the time
- * goes, and a sidecar's peak RSS.
- * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX). BRINGUP_RUNS sets the pairs (default 3),
- * BRINGUP_SIZES the pod counts (default 4,16).
+ * goes, and a sidecar's peak RSS. With slow DNS it also prints each Job's success counted from the
+ * last pod's creation (with pods 1 s apart, the stagger alone puts it (N-1) s late), and each
+ * library variant's slow-DNS time over its own healthy-DNS time (when both scenarios ran).
+ * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX). BRINGUP_RUNS sets the rounds (default 3),
+ * BRINGUP_SIZES the pod counts (default 4,16), BRINGUP_SCENARIOS which scenarios (indexes into
+ * SCENARIOS, default all), so that a long benchmark can run in parts.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { App, Chart } from 'cdk8s';
 import { parseAllDocuments, stringify } from 'yaml';
-import { MiniCluster } from '../lib';
+import { FluxViewSource, MiniCluster } from '../lib';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { RssSampler } from './bringup/rss';
 import { phases, PhaseTimes } from './bringup/phases';
@@ -27,6 +30,7 @@ const CLI = path.join(ROOT, 'build', 'lib', 'cli', 'main.js');
 const WORK = process.env.BRINGUP_DIR ?? '/tmp/cdk8s-minicluster-bringup';
 const RUNS = Number(process.env.BRINGUP_RUNS ?? 3);
 const SIZES = (process.env.BRINGUP_SIZES ?? '4,16').split(',').map(Number);
+const SCENARIO_PICK = process.env.BRINGUP_SCENARIOS?.split(',').map(Number);
 
 interface Scenario {
   readonly name: string;
@@ -46,23 +50,28 @@ const SCENARIOS: Scenario[] = [
 interface Measure {
   readonly brokers: number;
   readonly success: number;
+  /** Job success counted from the last pod's creation. */
+  readonly afterLastPod: number;
   readonly phases?: PhaseTimes;
 }
 
 /** The Jobs of one round, in the order of the first round (later rounds rotate it). */
-const JOBS = ['library', 'library, view in memory', 'naive'] as const;
+const JOBS = ['library', 'library, view in memory', 'library, image volume', 'naive'] as const;
 type JobKind = typeof JOBS[number];
+const LIBRARY_JOBS = ['library', 'library, view in memory', 'library, image volume'] as const;
 /** Each Job's directory under WORK: its manifests in `<dir>-<N>`, its last run's logs in `logs-<dir>`. */
-const JOB_DIRS: Record<JobKind, string> = { 'library': 'lib', 'library, view in memory': 'lib-memory', 'naive': 'naive' };
+const JOB_DIRS: Record<JobKind, string> = { 'library': 'lib', 'library, view in memory': 'lib-memory', 'library, image volume': 'lib-image', 'naive': 'naive' };
 
 /** The library's side: a MiniCluster running the naive Job's initial program as its own. */
-function libraryManifests(dir: string, n: number, inMemory: boolean): { manifests: string[]; secrets: string[]; job: string } {
+function libraryManifests(dir: string, n: number, source: FluxViewSource): { manifests: string[]; secrets: string[]; job: string } {
   const app = new App({ outdir: dir });
   const chart = new Chart(app, 'bringup', { namespace: 'default' });
   new MiniCluster(chart, 'fluxlib', {
     size: n,
     logging: { quiet: true },
-    flux: inMemory ? { container: { inMemory: true } } : undefined,
+    // Image volumes are on by default from Kubernetes 1.35.
+    kubernetesVersion: source === FluxViewSource.IMAGE_VOLUME ? '1.35' : undefined,
+    flux: source === FluxViewSource.COPY_TO_DISK ? undefined : { container: { source } },
     containers: [{ image: 'ubuntu:noble', launcher: true, command: `sh -c 'flux resource list; flux run -N${n} hostname'` }],
   });
   app.synth();
@@ -106,7 +115,8 @@ async function measure(engines: Engines, input: { manifests: string[]; secrets: 
   if (summary.result !== 'Succeeded' || summary.wall_time_s === null || summary.flux_instance_up_s === null) {
     throw new Error(`${input.job}: ${summary.result} (${summary.reason}); logs in ${logs}\n${run.console}`);
   }
-  return { brokers: summary.flux_instance_up_s, success: summary.wall_time_s, phases: phases(summary) };
+  const p = phases(summary);
+  return { brokers: summary.flux_instance_up_s, success: summary.wall_time_s, afterLastPod: summary.wall_time_s - (p?.lastPod ?? 0), phases: p };
 }
 
 function median(values: number[]): number {
@@ -126,13 +136,18 @@ async function main(): Promise<void> {
   const rss = new RssSampler('handshake.js');
   const rows: string[] = [];
   const phaseRows: string[] = [];
+  const lastPodRows: string[] = [];
+  const scenarios = SCENARIO_PICK ? SCENARIO_PICK.map((i) => SCENARIOS[i]) : SCENARIOS;
   for (const n of SIZES) {
     const inputs: Record<JobKind, { manifests: string[]; secrets: string[]; job: string }> = {
-      'library': libraryManifests(path.join(WORK, `${JOB_DIRS.library}-${n}`), n, false),
-      'library, view in memory': libraryManifests(path.join(WORK, `${JOB_DIRS['library, view in memory']}-${n}`), n, true),
+      'library': libraryManifests(path.join(WORK, `${JOB_DIRS.library}-${n}`), n, FluxViewSource.COPY_TO_DISK),
+      'library, view in memory': libraryManifests(path.join(WORK, `${JOB_DIRS['library, view in memory']}-${n}`), n, FluxViewSource.COPY_TO_MEMORY),
+      'library, image volume': libraryManifests(path.join(WORK, `${JOB_DIRS['library, image volume']}-${n}`), n, FluxViewSource.IMAGE_VOLUME),
       'naive': naiveManifests(path.join(WORK, `${JOB_DIRS.naive}-${n}`), n, engines.podemu!),
     };
-    for (const s of SCENARIOS) {
+    /** Median Job success of each Job under each scenario of this size, for the slow / healthy ratios. */
+    const successOf = new Map<string, number>();
+    for (const s of scenarios) {
       const rounds: Array<Record<JobKind, Measure>> = [];
       for (let i = 0; i < RUNS; i++) {
         // Rotate which goes first, so a drift in the machine's load hits all alike.
@@ -146,7 +161,8 @@ async function main(): Promise<void> {
         console.log(`N=${n} ${s.name} run ${i + 1}: ${JOBS.map((j) => `${j} ${f2(round[j].brokers)} / ${f2(round[j].success)} s`).join(', ')} (brokers connected / Job success)`);
       }
       const med = (which: JobKind, key: 'brokers' | 'success') => median(rounds.map((r) => r[which][key]));
-      for (const which of ['library', 'library, view in memory'] as const) {
+      for (const which of JOBS) successOf.set(`${s.name}/${which}`, med(which, 'success'));
+      for (const which of LIBRARY_JOBS) {
         const ratio = (key: 'brokers' | 'success') => median(rounds.map((r) => r[which][key] / r.naive[key]));
         rows.push(`| ${n} | ${s.name} | ${which} | ${f2(med(which, 'brokers'))} | ${f2(med('naive', 'brokers'))} | ${f2(med(which, 'success'))} | ${f2(med('naive', 'success'))} | ${f2(ratio('brokers'))} | ${f2(ratio('success'))} | ${f2(1 / ratio('success'))} |`);
       }
@@ -154,6 +170,16 @@ async function main(): Promise<void> {
         const ps = rounds.map((r) => r[which].phases).filter((p): p is PhaseTimes => !!p);
         const m = (k: keyof PhaseTimes) => f2(median(ps.map((p) => p[k])));
         phaseRows.push(`| ${n} | ${s.name} | ${which} | ${m('lastPod')} | ${m('init')} | ${m('mainStart')} | ${m('brokerStart')} | ${m('connected')} | ${m('success')} |`);
+      }
+      if (s.dnsDelay !== undefined) {
+        const healthy = SCENARIOS[0].name;
+        for (const which of LIBRARY_JOBS) {
+          const after = median(rounds.map((r) => r[which].afterLastPod));
+          const naiveOverLib = median(rounds.map((r) => r.naive.success / r[which].success));
+          const own = successOf.get(`${healthy}/${which}`);
+          const overHealthy = own === undefined ? '(healthy DNS not run)' : f2(med(which, 'success') / own);
+          lastPodRows.push(`| ${n} | ${s.name} | ${which} | ${f2(after)} | ${f2(median(rounds.map((r) => r.naive.afterLastPod)))} | ${overHealthy} | ${f2(naiveOverLib)} |`);
+        }
       }
     }
   }
@@ -165,6 +191,12 @@ async function main(): Promise<void> {
   console.log('| N | DNS | Job | last pod created | init containers done | Flux container started | broker started | brokers connected | Job success |');
   console.log('|---:|---|---|---:|---:|---:|---:|---:|---:|');
   for (const r of phaseRows) console.log(r);
+  if (lastPodRows.length) {
+    console.log('\nSlow DNS: Job success counted from the last pod\'s creation (medians), and against the same Job with healthy DNS:\n');
+    console.log('| N | DNS | library | library: success after the last pod | naive: success after the last pod | library: slow / healthy DNS (success) | naive / library (success) |');
+    console.log('|---:|---|---|---:|---:|---:|---:|');
+    for (const r of lastPodRows) console.log(r);
+  }
   console.log(`\nPeak RSS of one handshake sidecar (VmHWM, largest over all library runs): ${(rss.peakKiB / 1024).toFixed(1)} MiB`);
 }
 

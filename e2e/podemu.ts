@@ -105,8 +105,8 @@ export interface Summary {
   readonly reason: string | null;
   readonly wall_time_s: number | null;
   readonly flux_instance_up_s: number | null;
-  /** The largest spacing of podemu's socket samples (how late a connection may be seen). */
-  readonly tcp_sample_interval_max_s?: number;
+  /** The largest spacing of podemu's samples of the brokers' sockets (s). */
+  readonly tcp_sample_interval_max_s?: number | null;
   readonly pods: PodRecord[];
   readonly faults?: FaultRecord[];
 }

@@ -2,6 +2,7 @@ import { App } from 'cdk8s';
 import { Batch } from './batch';
 import { Elastic } from './elastic';
 import { HelloWorld } from './hello-world';
+import { ImageVolume } from './image-volume';
 import { Interactive } from './interactive';
 import { Kueue } from './kueue';
 import { Launcher } from './launcher';
@@ -21,5 +22,6 @@ export function exampleApp(outdir?: string): App {
   new Elastic(app);
   new Kueue(app);
   new Production(app);
+  new ImageVolume(app);
   return app;
 }

@@ -223,6 +223,45 @@ spec:
     });
   });
 
+  describe('--view-source: where the pods\' Flux install comes from', () => {
+    const jobOf = (stdout: string) => yamlDocuments(stdout)
+      .find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job').spec.template.spec;
+
+    test('GIVEN --view-source image-volume for 1.35 THEN the view image is a read-only image volume and nothing is copied', () => {
+      const run = cli(['synth', '-f', '-', '--stdout', '--view-source', 'image-volume', '--kubernetes-version', '1.35'], { input: HELLO });
+      expect(run.code).toBe(0);
+      const pod = jobOf(run.stdout);
+      expect(pod.volumes.find((v: any) => v.name === 'flux-view-image').image.reference).toBe('ghcr.io/converged-computing/flux-view-ubuntu:tag-noble');
+      expect(pod.volumes.map((v: any) => v.name)).not.toContain('flux-software');
+      expect(pod.containers[0].volumeMounts.filter((m: any) => m.name === 'flux-view-image').map((m: any) => [m.mountPath, m.subPath, m.readOnly]))
+        .toEqual([['/opt/software', 'opt/software', true], ['/opt/views', 'opt/views', true]]);
+      expectValidManifests(yamlDocuments(run.stdout), { kubernetesVersion: '1.35' });
+    });
+
+    test('GIVEN --view-source copy-to-memory THEN the same manifests as --view-in-memory', () => {
+      const viaSource = cli(['synth', '-f', '-', '--stdout', '--view-source', 'copy-to-memory'], { input: HELLO });
+      expect(viaSource.code).toBe(0);
+      expect(viaSource.stdout).toBe(cli(['synth', '-f', '-', '--stdout', '--view-in-memory'], { input: HELLO }).stdout);
+    });
+
+    test.each([
+      [['--view-source', 'image-volume'], "(option --view-source) = \"image-volume\": needs Kubernetes 1.35 or newer, where image volumes are on by default (kubernetesVersion is 1.34); use 'copy-to-disk' or 'copy-to-memory' before"],
+      [['--view-source', 'image-volume', '--kubernetes-version', '1.35', '--view-in-memory'], "(option --view-in-memory) = true: contradicts flux.container.source 'image-volume' (inMemory: true is source 'copy-to-memory'); set only source"],
+    ])('GIVEN %j THEN an error naming the option, and nothing written', (args, message) => {
+      const dir = workspace({ 'hello.yaml': HELLO });
+      const run = cli(['synth', '-f', 'hello.yaml', ...args], { cwd: dir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(message);
+      expect(tree(dir)).toEqual(['hello.yaml']);
+    });
+
+    test('GIVEN an unknown --view-source THEN an option error listing the sources', () => {
+      const run = cli(['synth', '-f', '-', '--stdout', '--view-source', 'nfs'], { input: HELLO });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("--view-source 'nfs': must be one of copy-to-disk, copy-to-memory, image-volume");
+    });
+  });
+
   test('warnings go to stderr and do not fail the run', () => {
     const run = cli(['synth', '-f', '-', '--stdout'], { input: HELLO.replace('spec:\n', 'spec:\n  flux:\n    minimalService: true\n') });
     expect(run.code).toBe(0);

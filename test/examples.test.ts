@@ -29,7 +29,7 @@ describe('examples', () => {
   });
 
   test('every example is synthesized, twice identically', () => {
-    expect([...files.keys()]).toEqual(['batch.k8s.yaml', 'elastic.k8s.yaml', 'hello-world.k8s.yaml', 'interactive.k8s.yaml',
+    expect([...files.keys()]).toEqual(['batch.k8s.yaml', 'elastic.k8s.yaml', 'hello-world.k8s.yaml', 'image-volume.k8s.yaml', 'interactive.k8s.yaml',
       'kueue.k8s.yaml', 'kustomization.yaml', 'launcher.k8s.yaml', 'mpi.k8s.yaml', 'production.k8s.yaml', 'volumes.k8s.yaml']);
     expect(synthExamples()).toEqual(files);
   });
@@ -38,8 +38,11 @@ describe('examples', () => {
   const scriptsOf = (file: string): [string, string][] => docsOf(file).filter((d) => d.kind === 'ConfigMap')
     .flatMap((cm) => Object.entries<string>(cm.data).filter(([key]) => key.endsWith('.sh')).map(([key, text]): [string, string] => [`${file}:${key}`, text]));
 
+  /** The Kubernetes version an example targets, where it is not the default 1.34. */
+  const TARGETS: Record<string, string> = { 'image-volume.k8s.yaml': '1.35' };
+
   test.each(charts)('%s: every object is schema-valid and every script parses with bash -n', (file) => {
-    expectValidManifests(docsOf(file), { kubernetesVersion: '1.34' });
+    expectValidManifests(docsOf(file), { kubernetesVersion: TARGETS[file] ?? '1.34' });
     expect(scriptsOf(file).flatMap(([name, text]) => checkBashSyntax(name, text))).toEqual([]);
   });
 
@@ -55,5 +58,17 @@ describe('examples', () => {
     expect(kinds).toEqual(expect.arrayContaining(['Job/flux-sample', 'Service/flux-sample', 'ConfigMap/flux-sample-entrypoint']));
     const cm = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'flux-sample-entrypoint');
     expect((parse(cm.data['broker.toml']) as any).bootstrap.hosts).toEqual([{ host: 'flux-sample-[0-3]' }]);
+  });
+
+  test('image volume: the view image is mounted read-only at /opt/software and /opt/views, nothing is copied', () => {
+    const job = docsOf('image-volume.k8s.yaml').find((d) => d.kind === 'Job' && d.metadata.name === 'flux-image-view');
+    const pod = job.spec.template.spec;
+    expect(pod.volumes.find((v: any) => v.name === 'flux-view-image').image)
+      .toEqual({ reference: 'ghcr.io/converged-computing/flux-view-ubuntu:tag-noble', pullPolicy: 'IfNotPresent' });
+    expect(pod.volumes.map((v: any) => v.name)).not.toContain('flux-software');
+    expect(pod.containers[0].volumeMounts.filter((m: any) => m.name === 'flux-view-image')).toEqual([
+      { name: 'flux-view-image', mountPath: '/opt/software', subPath: 'opt/software', readOnly: true },
+      { name: 'flux-view-image', mountPath: '/opt/views', subPath: 'opt/views', readOnly: true },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
 import { parse } from 'smol-toml';
-import { CertificateSource, HandshakeMode, MiniCluster, MiniClusterProps, PodRestartPolicy, PodSecurityLevel } from '../lib';
+import { CertificateSource, FluxViewSource, HandshakeMode, MiniCluster, MiniClusterProps, PodRestartPolicy, PodSecurityLevel } from '../lib';
 import { createCurveCert } from '../lib/cert';
 import { expectValidManifests } from './support/k8s-validate';
 
@@ -123,6 +123,61 @@ describe('MiniCluster', () => {
     // AND the scripts put the view where the tree is mounted
     expect(initContainer(job, 'flux-view').volumeMounts.find((m: any) => m.name === 'flux-software').mountPath).toBe('/mnt/flux/software');
     expectValidManifests(docs, { kubernetesVersion: '1.34' });
+  });
+
+  describe('source image-volume: the view image mounted read-only, nothing copied', () => {
+    const imageVolume = (more: Partial<MiniClusterProps> = {}, view: object = {}): MiniClusterProps => ({
+      ...hello, kubernetesVersion: '1.35', ...more, flux: { container: { source: FluxViewSource.IMAGE_VOLUME, ...view } },
+    });
+
+    test('GIVEN a runner and a sidecar WHEN synthesized THEN one image volume, mounted by subPath at /opt/software and /opt/views in each', () => {
+      // WHEN
+      const { docs, job, configMap } = synth(imageVolume({ containers: [{ image: 'ubuntu:noble', command: 'hostname', runFlux: true }, { image: 'nginx', name: 'web', sidecar: true }] }, { pullAlways: true }));
+      const pod = job.spec.template.spec;
+      // THEN the view image is a volume, and neither copy target exists
+      expect(pod.volumes.find((v: any) => v.name === 'flux-view-image')).toEqual({
+        name: 'flux-view-image', image: { reference: 'ghcr.io/converged-computing/flux-view-ubuntu:tag-noble', pullPolicy: 'Always' },
+      });
+      expect(pod.volumes.map((v: any) => v.name)).not.toEqual(expect.arrayContaining(['flux-software']));
+      expect(pod.volumes.map((v: any) => v.name)).not.toContain('flux-view-tree');
+      // AND the Flux containers mount its install tree and views read-only where the view's links point
+      for (const c of [...pod.containers, initContainer(job, 'web')]) {
+        expect(c.volumeMounts.filter((m: any) => m.name === 'flux-view-image')).toEqual([
+          { name: 'flux-view-image', mountPath: '/opt/software', subPath: 'opt/software', readOnly: true },
+          { name: 'flux-view-image', mountPath: '/opt/views', subPath: 'opt/views', readOnly: true },
+        ]);
+      }
+      // AND the init container mounts neither and only links <mountPath>/view to the mounted view
+      expect(initContainer(job, 'flux-view').volumeMounts.map((m: any) => m.name)).toEqual(['flux-view', 'flux-entrypoint']);
+      const init = configMap.data['flux-init.sh'];
+      expect(init).toContain("image_view='/opt/views/view'");
+      expect(init).toContain('ln -sfn -- "$image_view" "$mount_path/view"');
+      expect(init).not.toContain('copy_tree');
+      expectValidManifests(docs, { kubernetesVersion: '1.35' });
+    });
+
+    test('GIVEN a custom mountPath THEN the link is made there and the image mounts do not move', () => {
+      const { job, configMap } = synth(imageVolume({}, { mountPath: '/opt/flux-x/' }));
+      const pod = job.spec.template.spec;
+      expect(pod.containers[0].volumeMounts.map((m: any) => m.mountPath)).toEqual(expect.arrayContaining(['/opt/flux-x', '/opt/software', '/opt/views']));
+      expect(configMap.data['flux-init.sh']).toContain("mount_path='/opt/flux-x'");
+      expect(configMap.data['entrypoint.sh']).toContain("flux_view='\\''/opt/flux-x/view'\\''");
+    });
+
+    test('GIVEN the restricted level THEN the manifests keep to it and stay valid for 1.35 and 1.36', () => {
+      const { docs } = synth(imageVolume({ podSecurity: PodSecurityLevel.RESTRICTED }));
+      expectValidManifests(docs, { kubernetesVersion: '1.35' });
+      expectValidManifests(docs, { kubernetesVersion: '1.36' });
+    });
+
+    test('GIVEN inMemory false beside it THEN the same pod as with source alone', () => {
+      expect(synth(imageVolume({}, { inMemory: false })).job).toEqual(synth(imageVolume()).job);
+    });
+
+    test('GIVEN source copy-to-memory THEN the same pod as inMemory: true', () => {
+      const viaSource = synth({ ...hello, flux: { container: { source: FluxViewSource.COPY_TO_MEMORY } } }).job;
+      expect(viaSource).toEqual(synth({ ...hello, flux: { container: { inMemory: true } } }).job);
+    });
   });
 
   test('by default the copies go to the node\'s disk, and there is no separate view tree volume', () => {

@@ -110,6 +110,7 @@ describe('RBAC and service account tokens', () => {
     expect(roles).toEqual([
       ['default/flux-batch-curve-cert', rules('flux-batch-curve')],
       ['default/flux-elastic-curve-cert', rules('flux-elastic-curve')],
+      ['default/flux-image-view-curve-cert', rules('flux-image-view-curve')],
       ['default/flux-interactive-curve-cert', rules('flux-interactive-curve')],
       ['default/flux-sample-curve-cert', rules('flux-sample-curve')],
       ['default/flux-volumes-curve-cert', rules('flux-volumes-curve')],

@@ -291,13 +291,38 @@ describe('validateManifests is version aware', () => {
       expect(problemsAfter(mutate, version)).toEqual([
         ...paths.map(
           (p) =>
-            `Job/flux-sample: ${p}: unknown field (not in kubernetes-types 1.26.0, the newest installed types not newer than Kubernetes ${version}); it is a newer field (present in kubernetes-types 1.30.0)`,
+            `Job/flux-sample: ${p}: unknown field (not in kubernetes-types 1.26.0, the newest installed types not newer than Kubernetes ${version}); it is a newer field (present in kubernetes-types 1.30.0+1.35)`,
         ),
         ...consequences,
       ].sort());
     }
     expect(problemsAfter(mutate, '1.29')).toEqual([]);
     expect(problemsAfter(mutate, '1.34')).toEqual([]);
+  });
+
+  test('an image volume (volumes[].image, on by default from 1.35) is unknown before 1.35 and validated strictly from 1.35', () => {
+    // GIVEN the flux view as an image volume, mounted by subPath
+    const withImage = (image: any) => withoutSidecar((j) => {
+      podSpec(j).volumes.push({ name: 'view-image', image });
+      podSpec(j).containers[0].volumeMounts.push({ name: 'view-image', mountPath: '/opt/software', subPath: 'opt/software', readOnly: true });
+    });
+    const good = withImage({ reference: 'ghcr.io/converged-computing/flux-view-ubuntu:tag-noble', pullPolicy: 'IfNotPresent' });
+    // THEN 1.34 does not know the field, 1.35 and 1.36 accept it
+    expect(problemsAfter(good, '1.34')).toEqual([
+      'Job/flux-sample: spec.template.spec.volumes[3].image: unknown field (not in kubernetes-types 1.30.0, the newest installed types not newer than Kubernetes 1.34); it is a newer field (present in kubernetes-types 1.30.0+1.35)',
+    ]);
+    expect(problemsAfter(good, '1.35')).toEqual([]);
+    expect(problemsAfter(good, '1.36')).toEqual([]);
+    // AND inside it, unknown fields, a missing reference and a bad pull policy are errors (an invalid
+    // volume is not one the mounts can name, as on the API server)
+    expect(problemsAfter(withImage({ reference: 'a', digest: 'sha256:0' }), '1.35')).toEqual([
+      'Job/flux-sample: spec.template.spec.volumes[3].image.digest: unknown field (not in kubernetes-types 1.30.0+1.35, the newest installed types not newer than Kubernetes 1.35)',
+    ]);
+    expect(problemsAfter(withImage({ pullPolicy: 'Sometimes' }), '1.35')).toEqual([
+      'Job/flux-sample: spec.template.spec.containers[0].volumeMounts[2].name: Not found: "view-image" (ValidateVolumeMounts)',
+      'Job/flux-sample: spec.template.spec.volumes[3].image.pullPolicy: must be one of "Always", "IfNotPresent", "Never", got "Sometimes"',
+      'Job/flux-sample: spec.template.spec.volumes[3].image.reference: Required value (validateImageVolumeSource)',
+    ]);
   });
 
   test('successPolicy is unknown to 1.27 types, alpha (off) in 1.30, accepted from 1.31', () => {
@@ -336,7 +361,7 @@ describe('validateManifests is version aware', () => {
   test('a kind newer than the target types is named as such', () => {
     const vap = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' }, spec: {} };
     expect(validateManifests([vap], { kubernetesVersion: '1.29' })).toEqual([
-      'ValidatingAdmissionPolicy/p: kind: "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy" is not a GA kind of Kubernetes 1.29 (kubernetes-types 1.29.0); it exists in kubernetes-types 1.30.0, newer than the target',
+      'ValidatingAdmissionPolicy/p: kind: "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy" is not a GA kind of Kubernetes 1.29 (kubernetes-types 1.29.0); it exists in kubernetes-types 1.30.0+1.35, newer than the target',
     ]);
     expect(validateManifests([vap], { kubernetesVersion: '1.30' })).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { Testing } from 'cdk8s';
-import { CertificateSource, HandshakeMode, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
+import { CertificateSource, FluxViewSource, HandshakeMode, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
 import { validateManifests } from './support/k8s-validate';
 
 const ok: MiniClusterProps = { containers: [{ image: 'ubuntu:noble', command: 'hostname' }] };
@@ -116,6 +116,21 @@ describe('validation', () => {
     ['a volume at the Flux view path', { containers: [{ image: 'a', volumes: { a: { path: '/mnt/flux', claimName: 'x' } } }] }, /volumes.a.path = "\/mnt\/flux": the Flux view \(flux.container.mountPath\) is already mounted at \/mnt\/flux/],
     ['a volume at the in-memory view path', { flux: { container: { inMemory: true } }, containers: [{ image: 'a', volumes: { a: { path: '/mnt/flux/view', claimName: 'x' } } }] }, /volumes.a.path = "\/mnt\/flux\/view": the in-memory Flux view \(flux.container.inMemory\) is already mounted at \/mnt\/flux\/view/],
     ['an in-memory view that is not copied', { flux: { container: { inMemory: true, disable: true } } }, /flux.container.inMemory = true: needs the view: flux.container.disable is true, so nothing is copied/],
+    ['an unknown view source', { flux: { container: { source: 'nfs' as any } } }, /flux.container.source = "nfs": must be one of copy-to-disk, copy-to-memory, image-volume/],
+    ['an image volume before Kubernetes 1.35', { flux: { container: { source: FluxViewSource.IMAGE_VOLUME } } },
+      /flux.container.source = "image-volume": needs Kubernetes 1.35 or newer, where image volumes are on by default \(kubernetesVersion is 1.34\); use 'copy-to-disk' or 'copy-to-memory' before/],
+    ['an image volume for 1.33', { kubernetesVersion: '1.33', flux: { container: { source: FluxViewSource.IMAGE_VOLUME } } }, /needs Kubernetes 1.35 or newer, where image volumes are on by default \(kubernetesVersion is 1.33\)/],
+    ['inMemory beside another source', { kubernetesVersion: '1.35', flux: { container: { inMemory: true, source: FluxViewSource.IMAGE_VOLUME } } },
+      /flux.container.inMemory = true: contradicts flux.container.source 'image-volume' \(inMemory: true is source 'copy-to-memory'\); set only source/],
+    ['inMemory false with source copy-to-memory', { flux: { container: { inMemory: false, source: FluxViewSource.COPY_TO_MEMORY } } }, /flux.container.inMemory = false: contradicts flux.container.source 'copy-to-memory'/],
+    ['an image volume without the view', { kubernetesVersion: '1.35', flux: { container: { disable: true, source: FluxViewSource.IMAGE_VOLUME } } },
+      /flux.container.source = "image-volume": needs the view: flux.container.disable is true, so the pods get no Flux from the view image/],
+    ['a volume at the image volume\'s /opt/views', { kubernetesVersion: '1.35', flux: { container: { source: FluxViewSource.IMAGE_VOLUME } }, containers: [{ image: 'a', volumes: { a: { path: '/opt/views', claimName: 'x' } } }] },
+      /volumes.a.path = "\/opt\/views": the Flux view image volume \(flux.container.source\) is already mounted at \/opt\/views/],
+    ['a volume at the image volume\'s view link', { kubernetesVersion: '1.35', flux: { container: { source: FluxViewSource.IMAGE_VOLUME } }, containers: [{ image: 'a', volumes: { a: { path: '/mnt/flux/view', claimName: 'x' } } }] },
+      /volumes.a.path = "\/mnt\/flux\/view": the link to the Flux view image volume \(flux.container.source\) is already mounted at \/mnt\/flux\/view/],
+    ['a volume at the install tree under the image volume', { kubernetesVersion: '1.35', flux: { container: { source: FluxViewSource.IMAGE_VOLUME } }, containers: [{ image: 'a', volumes: { a: { path: '/opt/software', claimName: 'x' } } }] },
+      /volumes.a.path = "\/opt\/software": the Flux software volume is already mounted at \/opt\/software/],
     ['a volume at the scripts path', { containers: [{ image: 'a', volumes: { a: { path: '/flux_operator', claimName: 'x' } } }] }, /volumes.a.path = "\/flux_operator": the entrypoint ConfigMap is already mounted at \/flux_operator/],
     ['hostPID with shareProcessNamespace', { shareProcessNamespace: true, podSecurity: PodSecurityLevel.PRIVILEGED, pod: { hostPID: true } }, /pod.hostPID = true: cannot be combined with shareProcessNamespace: true/],
     ['sidecar with brokerPre', { containers: [{ image: 'a', runFlux: true }, { image: 'b', name: 'b', commands: { brokerPre: 'x' } }] }, /containers\[1\].commands.brokerPre = "\(set\)": only the Flux runner container runs it/],

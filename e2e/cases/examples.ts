@@ -34,6 +34,11 @@ export function exampleCases(): E2eCase[] {
       expect: { result: 'Succeeded', leadOutputExactly: 'hello world' },
     },
     {
+      id: 'example image-volume',
+      synth: exampleSynth('image-volume'),
+      expect: { result: 'Succeeded', leadOutputExactly: 'hello world' },
+    },
+    {
       id: 'example mpi',
       synth: exampleSynth('mpi'),
       needs: LAMMPS_NEEDS('/opt/lammps/examples/reaxff/HNS'),

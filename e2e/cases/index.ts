@@ -2,12 +2,14 @@
 import { E2eCase, RejectedCase } from '../case';
 import { exampleCases } from './examples';
 import { faultCases } from './faults';
+import { imageVolumeCases } from './image-volume';
 import { operatorCases } from './operator';
 import { optionCases } from './options';
 import { readinessCases } from './readiness';
+import { scaleCases } from './scale';
 import { versionCases } from './versions';
 
 export function allCases(): { cases: E2eCase[]; rejected: RejectedCase[] } {
   const operator = operatorCases();
-  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...faultCases(), ...operator.cases], rejected: operator.rejected };
+  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...faultCases(), ...operator.cases], rejected: operator.rejected };
 }

@@ -46,6 +46,13 @@ function missingProgram(reason: string): OperatorCaseSpec {
   };
 }
 
+/**
+ * Operator tests also run with the view as an image volume, as a migrating user would ask for it
+ * (the CLI's options): flux-resource-list runs Flux's Python commands from the read-only tree.
+ */
+const IMAGE_VOLUME_RUNS = ['flux-resource-list/minicluster.yaml'];
+const IMAGE_VOLUME_ARGS = ['--view-source', 'image-volume', '--kubernetes-version', '1.35'];
+
 const SPECS: Record<string, OperatorCaseSpec> = {
   'debug/minicluster.yaml': { expect: { leadOutput: [/^hello world$/m] } },
   // tasks 2 on 4 pods: -n2, one MPI run of 2 ranks; Flux comes from the application image.
@@ -112,19 +119,21 @@ export function operatorCases(): { cases: E2eCase[]; rejected: RejectedCase[] } 
         continue;
       }
       cases.push(operatorCase(relative, file, dir));
+      if (IMAGE_VOLUME_RUNS.includes(relative)) cases.push(operatorCase(relative, file, dir, IMAGE_VOLUME_ARGS));
     }
   }
   return { cases, rejected };
 }
 
-function operatorCase(relative: string, file: string, dir: string): E2eCase {
+function operatorCase(relative: string, file: string, dir: string, moreArgs: string[] = []): E2eCase {
   const spec = SPECS[relative] ?? {};
+  const synthArgs = [...spec.synthArgs ?? [], ...moreArgs];
   const expected = path.join(OPERATOR_TESTS!, dir, 'test.out.correct');
   const exactly = spec.expect?.result === undefined && fs.existsSync(expected) ? fs.readFileSync(expected, 'utf8') : undefined;
   return {
-    id: `operator ${relative}`,
+    id: `operator ${relative}${moreArgs.length ? ` ${moreArgs.join(' ')}` : ''}`,
     synth: (out) => {
-      const result = spawnSync(process.execPath, [CLI, 'synth', '-f', file, '-o', out, ...spec.synthArgs ?? []], { encoding: 'utf8' });
+      const result = spawnSync(process.execPath, [CLI, 'synth', '-f', file, '-o', out, ...synthArgs], { encoding: 'utf8' });
       if (result.status !== 0) throw new Error(`cdk8s-minicluster synth -f ${relative} failed:\n${result.stderr}`);
       return fs.readdirSync(out).filter((n) => n.endsWith('.yaml')).sort().map((n) => path.join(out, n));
     },
@@ -133,7 +142,7 @@ function operatorCase(relative: string, file: string, dir: string): E2eCase {
     podemu: { timeout: spec.timeout },
     machineLimit: spec.machineLimit,
     patch: spec.patch,
-    note: spec.synthArgs ? `synthesized with \`synth ${spec.synthArgs.join(' ')}\`` : undefined,
+    note: synthArgs.length ? `synthesized with \`synth ${synthArgs.join(' ')}\`` : undefined,
     expect: { result: 'Succeeded', leadOutputExactly: exactly, ...spec.expect },
   };
 }

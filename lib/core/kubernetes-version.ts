@@ -30,7 +30,15 @@ export interface KubernetesFeatures {
   readonly podReplacementPolicy: boolean;
   /** The pod label batch.kubernetes.io/job-completion-index (beta 1.28). */
   readonly completionIndexLabel: boolean;
+  /**
+   * Image volumes (`volumes[].image`, KEP-4639): alpha 1.31, beta off by default 1.33 (with subPath),
+   * on by default 1.35.
+   */
+  readonly imageVolumes: boolean;
 }
+
+/** The minor version from which image volumes are on by default (KubernetesFeatures.imageVolumes). */
+export const IMAGE_VOLUMES_MINOR = 35;
 
 /** Parses 'MAJOR.MINOR' (a patch part is tolerated and ignored); returns an error text if invalid. */
 export function parseKubernetesVersion(version: string): number | string {
@@ -58,5 +66,6 @@ export function kubernetesFeatures(version: string): KubernetesFeatures {
     backoffLimitPerIndex: minor >= 29,
     podReplacementPolicy: minor >= 29,
     completionIndexLabel: minor >= 28,
+    imageVolumes: minor >= IMAGE_VOLUMES_MINOR,
   };
 }

@@ -10,6 +10,17 @@ export const ENTRYPOINT_MOUNT_DIR = '/flux_operator';
 export const SOFTWARE_MOUNT_DIR = '/opt/software';
 
 /**
+ * Where a flux-view image keeps its Spack views (converged-computing/flux-views: `view:
+ * /opt/views/view`). `/opt/views/view` is Spack's symlink to `/opt/views/._view/<hash>`, with an
+ * absolute target, so the image volume mounts this directory at the same path for it to resolve
+ * (a subPath through that symlink is refused by the runtime as escaping the image).
+ */
+export const VIEWS_MOUNT_DIR = '/opt/views';
+
+/** The Spack view of a flux-view image, as seen where the image volume mounts VIEWS_MOUNT_DIR. */
+export const IMAGE_VIEW_DIR = `${VIEWS_MOUNT_DIR}/view`;
+
+/**
  * The flux view's mount path as the manifests carry it: trailing slashes stripped, since every Flux
  * path is built on it (`${mountPath}/config`).
  */
@@ -17,7 +28,10 @@ export function viewMountPath(mountPath: string | undefined): string {
   return (mountPath ?? '/mnt/flux').replace(/\/+$/, '');
 }
 
-/** Where the view's tree (the Spack view: bin, lib, ... as symlinks into /opt/software) is copied. */
+/**
+ * Where the view's tree (the Spack view: bin, lib, ... as symlinks into /opt/software) is copied;
+ * with the image volume, a symlink to IMAGE_VIEW_DIR there.
+ */
 export function viewTreeDir(mountPath: string | undefined): string {
   return `${viewMountPath(mountPath)}/view`;
 }

@@ -4,10 +4,13 @@
  */
 import * as fs from 'fs';
 import { Command } from 'commander';
-import { DEFAULT_KUBERNETES_VERSION, MIN_KUBERNETES_MINOR, parseKubernetesVersion } from '../core/kubernetes-version';
+import { FluxViewSource } from '../constructs/props/flux';
+import { DEFAULT_KUBERNETES_VERSION, IMAGE_VOLUMES_MINOR, MIN_KUBERNETES_MINOR, parseKubernetesVersion } from '../core/kubernetes-version';
 import { DNS1123_LABEL } from '../core/k8s-formats';
 import { inInputOrder, readSourceFiles } from './resource-files';
 import { SynthesizedCluster, synthesizeSources } from './synth-resources';
+
+const VIEW_SOURCES: string[] = Object.values(FluxViewSource);
 
 /** The input options of both commands. */
 export interface InputOptions {
@@ -18,6 +21,7 @@ export interface InputOptions {
   readonly ttlSecondsAfterFinished?: string;
   readonly sidecar?: string[];
   readonly viewInMemory?: boolean;
+  readonly viewSource?: string;
 }
 
 /** Adds the input options to `command`. */
@@ -31,7 +35,9 @@ export function withInputOptions(command: Command): Command {
       + 'so a server such as nginx does not keep the Job from completing (Kubernetes 1.29 or newer); repeat for more',
     (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
     .option('--view-in-memory', 'copy the Flux view into memory (emptyDir medium Memory) instead of onto the node\'s disk: '
-      + 'pods start faster, and the copy counts as the pods\' memory');
+      + 'pods start faster, and the copy counts as the pods\' memory (the same as --view-source copy-to-memory)')
+    .option('--view-source <source>', `where the pods' Flux install comes from: ${VIEW_SOURCES.join(', ')}; image-volume mounts the view image `
+      + `read-only with no copy (Kubernetes 1.${IMAGE_VOLUMES_MINOR} or newer, and a container runtime with image volumes) (default: copy-to-disk)`);
 }
 
 /** Problems with the options themselves. */
@@ -49,6 +55,9 @@ export function inputOptionProblems(options: InputOptions): string[] {
   }
   if (options.ttlSecondsAfterFinished !== undefined && !/^\d{1,9}$/.test(options.ttlSecondsAfterFinished)) {
     problems.push(`--ttl-seconds-after-finished '${options.ttlSecondsAfterFinished}': must be a whole number of seconds`);
+  }
+  if (options.viewSource !== undefined && !VIEW_SOURCES.includes(options.viewSource)) {
+    problems.push(`--view-source '${options.viewSource}': must be one of ${VIEW_SOURCES.join(', ')}`);
   }
   for (const name of options.sidecar ?? []) {
     if (!(DNS1123_LABEL.test(name) && name.length <= 63)) problems.push(`--sidecar '${name}': must be a container name (a DNS-1123 label)`);
@@ -72,6 +81,7 @@ export function loadInputs(options: InputOptions): LoadedInputs {
     ttlSecondsAfterFinished: options.ttlSecondsAfterFinished === undefined ? undefined : Number(options.ttlSecondsAfterFinished),
     sidecars: options.sidecar,
     viewInMemory: options.viewInMemory,
+    viewSource: options.viewSource as FluxViewSource | undefined,
   });
   const problems = inInputOrder([...read.problems, ...result.problems]);
   return { clusters: problems.length > 0 ? [] : result.clusters, problems, warnings: result.warnings };

@@ -14,7 +14,7 @@ import { featuresIfValid } from '../core/kubernetes-version';
 import {
   ContainerSecurityContext, ContainerVolume, ImagePullPolicy, MiniClusterContainer,
 } from '../constructs/props/container';
-import { FluxOptions } from '../constructs/props/flux';
+import { FluxOptions, FluxViewSource } from '../constructs/props/flux';
 import { PodOptions, PodRestartPolicy } from '../constructs/props/pod';
 import { brokerConfigLayoutProblems } from './broker-config-layout';
 import { checkResource } from './check-resource';
@@ -45,6 +45,12 @@ export interface CustomResourceOptions {
    * pods' memory. A MiniCluster resource cannot say this itself. @default false
    */
   readonly viewInMemory?: boolean;
+  /**
+   * Where the pods' Flux install comes from (FluxViewOptions.source): copied to disk or memory, or
+   * mounted from the view image as an image volume (Kubernetes 1.35 or newer). A MiniCluster
+   * resource cannot say this itself. @default - FluxViewSource.COPY_TO_MEMORY with viewInMemory, else FluxViewSource.COPY_TO_DISK
+   */
+  readonly viewSource?: FluxViewSource;
 }
 
 /** A converted MiniCluster resource. */
@@ -230,7 +236,7 @@ class Context {
       backoffLimit: s.backoffLimit || undefined,
       ttlSecondsAfterFinished: options.ttlSecondsAfterFinished,
       interactive: s.interactive,
-      flux: this.flux(s.flux ?? {}, options.viewInMemory),
+      flux: this.flux(s.flux ?? {}, options.viewInMemory, options.viewSource),
       logging: compact({ ...s.logging }),
       network: compact({ headlessName: str(s.network?.headlessName), disableAffinity: s.network?.disableAffinity }),
       archive: str(s.archive?.path) !== undefined ? { path: s.archive.path } : undefined,
@@ -329,7 +335,7 @@ class Context {
     this.warn(path, secret, "added to the pod's imagePullSecrets; the operator ignored this field and pulled the view image without it");
   }
 
-  private flux(f: Record<string, any>, inMemory: boolean | undefined): FluxOptions | undefined {
+  private flux(f: Record<string, any>, inMemory: boolean | undefined, source: FluxViewSource | undefined): FluxOptions | undefined {
     const c = f.container ?? {};
     return compact({
       container: compact({
@@ -338,6 +344,7 @@ class Context {
         mountPath: str(c.mountPath),
         disable: c.disable,
         inMemory: inMemory || undefined,
+        source,
         workingDir: str(c.workingDir),
         pythonPath: str(c.pythonPath),
         resources: compact({ ...c.resources }),
@@ -418,6 +425,7 @@ class Context {
     if (propPath === 'name' || propPath === 'namespace') path = `metadata.${propPath}`;
     else if (propPath === 'kubernetesVersion' || propPath === 'ttlSecondsAfterFinished') return { path: `(option ${propPath})`, segments: [], value, rule };
     else if (propPath === 'flux.container.inMemory') return { path: '(option --view-in-memory)', segments: [], value, rule };
+    else if (propPath === 'flux.container.source') return { path: '(option --view-source)', segments: [], value, rule };
     else if (propPath === 'pod.fsGroup') path = 'spec.pod.securityContext.fsGroup';
     else if (propPath === 'certificate.inlineCertificate') path = 'spec.flux.curveCert';
     else if (carrier !== undefined && propPath === `containers[${carrier}].imagePullSecret`) path = 'spec.flux.container.imagePullSecret';

@@ -77,6 +77,8 @@ export interface ScriptModel {
   readonly mountPath: string;
   /** The app image brings Flux itself; skip the view copy and PATH setup. */
   readonly viewDisabled: boolean;
+  /** The view image is a read-only image volume: link `<mountPath>/view` to it instead of copying. */
+  readonly viewImageVolume: boolean;
   /** PYTHONPATH override; default is the view's site-packages. */
   readonly pythonPath?: string;
   /**

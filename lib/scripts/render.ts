@@ -4,7 +4,7 @@
  * the few facts the scripts rely on for their own correctness, and fails with every problem at once.
  */
 import { rangeHostlist } from '../core/hostlist';
-import { fluxPaths, viewTreeDir } from '../core/paths';
+import { fluxPaths, IMAGE_VIEW_DIR, viewTreeDir } from '../core/paths';
 import { LeadMode, ReadinessScriptModel, ScriptModel, SidecarScriptModel } from './model';
 import { shellQuote } from './shell-quote';
 import { renderTemplate, TemplateContext } from './template';
@@ -63,8 +63,9 @@ function renderInit(model: ScriptModel): string {
       HOSTLIST: model.hostlist,
       // The ConfigMap key, not its text: broker.toml exists once in the ConfigMap.
       BROKER_TOML_FILE: `${model.scriptsDir}/${BROKER_TOML_KEY}`,
+      IMAGE_VIEW_DIR,
     },
-    flags: { VIEW_DISABLED: model.viewDisabled },
+    flags: { VIEW_DISABLED: model.viewDisabled, VIEW_IMAGE_VOLUME: model.viewImageVolume },
   });
 }
 

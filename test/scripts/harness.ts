@@ -345,6 +345,7 @@ export function sampleModel(sandbox?: Sandbox, overrides: Partial<ScriptModel> =
     maxSize,
     mountPath,
     viewDisabled: true,
+    viewImageVolume: false,
     brokerToml: brokerToml(mountPath, hostlist),
     scriptsDir: sandbox?.scripts ?? '/flux_operator',
     certificatePath: sandbox?.certificate ?? '/etc/flux-curve/curve.cert',

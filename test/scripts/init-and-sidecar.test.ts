@@ -59,6 +59,20 @@ describe('flux-init.sh', () => {
     expect(fs.existsSync(`${sandbox.mount}/config/etc/flux/config/broker.toml`)).toBe(false);
   });
 
+  test('with the view as an image volume it copies nothing and links <mountPath>/view to /opt/views/view, also when run twice', () => {
+    // GIVEN the view image's /opt (FLUX_OPT_DIR), which this mode must not read
+    const scripts = renderScripts(sampleModel(sandbox, { viewDisabled: false, viewImageVolume: true }));
+    // WHEN the init container runs, then restarts in the same pod
+    expect(runInit(scripts).status).toBe(0);
+    const second = runInit(scripts);
+    // THEN the view is a link to where the image volume mounts the view in the Flux containers
+    expect(second.status).toBe(0);
+    expect(fs.readlinkSync(`${sandbox.mount}/view`)).toBe('/opt/views/view');
+    // AND nothing is copied into the software volume (the harness mounts it, empty, as a pod would)
+    expect(fs.readdirSync(`${sandbox.mount}/software`)).toEqual([]);
+    expect(second.stdout).toContain(`flux-init: linked ${sandbox.mount}/view to /opt/views/view (the flux view image volume: nothing to copy)\n`);
+  });
+
   test('copies the resolved view and the software tree to the mount, keeping modification times', () => {
     // GIVEN an install tree whose Python source is older than now (its bytecode records that time)
     const source = `${sandbox.image}/software/linux-x86_64/flux-core-0.88.0/lib/python3.11/site-packages/flux/__init__.py`;

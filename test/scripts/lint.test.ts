@@ -40,6 +40,7 @@ function variants(mode: LeadMode): Record<string, Partial<ScriptModel>> {
       script: mode === LeadMode.INTERACTIVE ? undefined : `#!/bin/bash\n${NASTY}\n`,
       strict: true,
       viewDisabled: false,
+      viewImageVolume: true,
       pythonPath: "/opt/py'thon",
       batchRaw: true,
       workingDir: '/work dir',
@@ -78,6 +79,7 @@ describe('rendered scripts are clean shell', () => {
       for (const [name, overrides] of Object.entries({
         view: { viewDisabled: false, fluxEnvironment: [['A', NASTY]] as [string, string][] },
         python: { viewDisabled: false, pythonPath: "/opt/py'thon" },
+        imageVolume: { viewDisabled: false, viewImageVolume: true },
         disabled: { viewDisabled: true },
       })) {
         const scripts = renderScripts(sampleModel(sandbox, overrides));

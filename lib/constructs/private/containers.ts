@@ -2,7 +2,7 @@
 import type { Container, EnvVar, Probe, Volume, VolumeMount } from 'kubernetes-types-1.30/core/v1';
 import { READY_SCRIPT_KEY } from '../../scripts/render';
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
-import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, viewTreeDir } from '../../core/paths';
+import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, VIEWS_MOUNT_DIR, viewTreeDir } from '../../core/paths';
 import { ContainerResources, ContainerSecurityContext, ContainerVolume, MiniClusterContainer } from '../props/container';
 import { ResolvedMiniCluster } from './resolve';
 import { sortKeys } from './labels';
@@ -14,6 +14,7 @@ export const VOLUMES = {
   entrypoint: 'flux-entrypoint',
   certificate: 'flux-curve-cert',
   handshakeProgram: 'flux-handshake-program',
+  viewImage: 'flux-view-image',
 } as const;
 
 /**
@@ -30,6 +31,23 @@ export const FLUX_READINESS_PROBE: Probe = {
   failureThreshold: 2,
 };
 
+/**
+ * A pod volume, with the image volume source (Kubernetes 1.31+, on by default from 1.35) that the
+ * installed kubernetes-types (1.30) predate.
+ */
+export type PodVolume = Volume & { image?: { reference: string; pullPolicy?: string } };
+
+/**
+ * The image volume's mounts (flux.container.source image-volume): the install tree where the view's
+ * symlinks and RPATHs point, and the Spack views where their absolute symlink points (core/paths).
+ * Image volumes are always read-only; readOnly says so in the manifest too.
+ */
+function imageVolumeMounts(): VolumeMount[] {
+  return [SOFTWARE_MOUNT_DIR, VIEWS_MOUNT_DIR].map((dir) => ({
+    name: VOLUMES.viewImage, mountPath: dir, subPath: dir.replace(/^\//, ''), readOnly: true,
+  }));
+}
+
 /** The entrypoint ConfigMap's name. */
 export function entrypointConfigMapName(clusterName: string): string {
   return `${clusterName}-entrypoint`;
@@ -45,18 +63,20 @@ function fluxMounts(r: ResolvedMiniCluster, withSoftware: boolean): VolumeMount[
     { name: VOLUMES.entrypoint, mountPath: ENTRYPOINT_MOUNT_DIR, readOnly: true },
     { name: VOLUMES.certificate, mountPath: CERTIFICATE_MOUNT_DIR, readOnly: true },
   ];
-  if (withSoftware && !r.viewDisabled) mounts.push({ name: VOLUMES.software, mountPath: SOFTWARE_MOUNT_DIR });
+  if (withSoftware && r.viewImageVolume) mounts.push(...imageVolumeMounts());
+  else if (withSoftware && !r.viewDisabled) mounts.push({ name: VOLUMES.software, mountPath: SOFTWARE_MOUNT_DIR });
   return mounts;
 }
 
 /**
  * The flux view init container: copies Flux into the shared volumes and writes the configs. It
  * copies the install tree straight into the volume the other containers mount at /opt/software
- * (mounted here at <mountPath>/software, where flux-init.sh writes it): one copy, not two.
+ * (mounted here at <mountPath>/software, where flux-init.sh writes it): one copy, not two. With the
+ * image volume it copies nothing and only links <mountPath>/view to the mounted view.
  */
 export function fluxViewInitContainer(r: ResolvedMiniCluster): Container {
   const view = r.props.flux?.container ?? {};
-  const software = r.viewDisabled ? [] : [{ name: VOLUMES.software, mountPath: `${r.mountPath}/software` }];
+  const software = r.viewDisabled || r.viewImageVolume ? [] : [{ name: VOLUMES.software, mountPath: `${r.mountPath}/software` }];
   return clean({
     name: r.viewName,
     image: r.viewImage,
@@ -113,8 +133,8 @@ function userContainers(r: ResolvedMiniCluster): Container[] {
 }
 
 /** Pod volumes: the MiniCluster's own, then the users' (each name once, sorted). */
-export function podVolumes(r: ResolvedMiniCluster, certificateSecretName: string): Volume[] {
-  const volumes: Volume[] = [
+export function podVolumes(r: ResolvedMiniCluster, certificateSecretName: string): PodVolume[] {
+  const volumes: PodVolume[] = [
     { name: r.viewName, emptyDir: {} },
     { name: VOLUMES.entrypoint, configMap: { name: entrypointConfigMapName(r.name), defaultMode: 0o555 } },
     // 0400: kubelet adds group read under fsGroup; the scripts copy it to a private 0600 file.
@@ -123,7 +143,8 @@ export function podVolumes(r: ResolvedMiniCluster, certificateSecretName: string
       secret: { secretName: certificateSecretName, defaultMode: 0o400, items: [{ key: 'curve.cert', path: 'curve.cert' }] },
     },
   ];
-  if (!r.viewDisabled) volumes.push({ name: VOLUMES.software, emptyDir: r.viewInMemory ? { medium: 'Memory' } : {} });
+  if (r.viewImageVolume) volumes.push({ name: VOLUMES.viewImage, image: { reference: r.viewImage, pullPolicy: r.viewPullPolicy } });
+  else if (!r.viewDisabled) volumes.push({ name: VOLUMES.software, emptyDir: r.viewInMemory ? { medium: 'Memory' } : {} });
   if (r.viewInMemory) volumes.push({ name: VOLUMES.viewTree, emptyDir: { medium: 'Memory' } });
   const user = new Map<string, ContainerVolume>();
   for (const c of r.props.containers) for (const [n, v] of Object.entries(c.volumes ?? {})) user.set(n, v);

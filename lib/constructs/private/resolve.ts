@@ -7,6 +7,7 @@ import { wholeQuantity } from '../../core/k8s-formats';
 import { CertificateSource } from '../certificate';
 import { MiniClusterProps } from '../mini-cluster-props';
 import { MiniClusterContainer } from '../props/container';
+import { FluxViewOptions, FluxViewSource } from '../props/flux';
 import { PodRestartPolicy } from '../props/pod';
 
 /** MiniCluster props with every default applied. */
@@ -34,8 +35,12 @@ export interface ResolvedMiniCluster {
   readonly viewName: string;
   readonly mountPath: string;
   readonly viewDisabled: boolean;
+  /** Where the view comes from (flux.container.source, or inMemory); meaningless when viewDisabled. */
+  readonly viewSource: FluxViewSource;
   /** The copied view and install tree live in memory-backed volumes (flux.container.inMemory). */
   readonly viewInMemory: boolean;
+  /** The view image is mounted as an image volume, not copied (flux.container.source). */
+  readonly viewImageVolume: boolean;
   readonly viewPullPolicy: string;
   readonly topology: string;
   readonly connectTimeout: string;
@@ -91,7 +96,9 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     viewName: view.name ?? 'flux-view',
     mountPath: viewMountPath(view.mountPath),
     viewDisabled: view.disable ?? false,
-    viewInMemory: !(view.disable ?? false) && (view.inMemory ?? false),
+    viewSource: viewSource(view),
+    viewInMemory: !(view.disable ?? false) && viewSource(view) === FluxViewSource.COPY_TO_MEMORY,
+    viewImageVolume: !(view.disable ?? false) && viewSource(view) === FluxViewSource.IMAGE_VOLUME,
     viewPullPolicy: view.pullAlways ? 'Always' : 'IfNotPresent',
     topology: flux.topology ?? DEFAULT_TOPOLOGY,
     connectTimeout: flux.connectTimeout ?? '5s',
@@ -109,6 +116,11 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     runnerIndex,
     runner: props.containers[runnerIndex],
   };
+}
+
+/** flux.container.source, with the older inMemory flag as its alias (validation rejects a disagreement). */
+export function viewSource(view: FluxViewOptions): FluxViewSource {
+  return view.source ?? (view.inMemory ? FluxViewSource.COPY_TO_MEMORY : FluxViewSource.COPY_TO_DISK);
 }
 
 /** `-N/-n` flags of the operator: tasks >= size gives -N size -n tasks, 0 gives -N size, else -n tasks. */

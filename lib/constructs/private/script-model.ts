@@ -31,6 +31,7 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
     maxSize: r.maxSize,
     mountPath: r.mountPath,
     viewDisabled: r.viewDisabled,
+    viewImageVolume: r.viewImageVolume,
     pythonPath: r.props.flux?.container?.pythonPath,
     brokerToml,
     scriptsDir: ENTRYPOINT_MOUNT_DIR,

@@ -4,9 +4,9 @@
  */
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
 import { DEFAULT_HANDSHAKE_OUT_DIR, HandshakeMode, rendezvousServiceName } from '../../core/handshake-contract';
-import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, viewMountPath, viewTreeDir } from '../../core/paths';
+import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, VIEWS_MOUNT_DIR, viewMountPath, viewTreeDir } from '../../core/paths';
 import { parseTopology } from '../../core/topology';
-import { featuresIfValid, parseKubernetesVersion } from '../../core/kubernetes-version';
+import { DEFAULT_KUBERNETES_VERSION, IMAGE_VOLUMES_MINOR, featuresIfValid, parseKubernetesVersion } from '../../core/kubernetes-version';
 import {
   DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN, ENV_NAME, FSD, QUANTITY, Quantity, ceilMilliValue, ceilValue, compareQuantities,
   UNIX_ID_RULE, isUnixId, labelKeyError, labelValueError, parseQuantity,
@@ -14,8 +14,10 @@ import {
 import { curveCertProblems } from '../../cert/parse';
 import { CertificateSourceKind } from '../certificate';
 import { MiniClusterProps } from '../mini-cluster-props';
+import { FluxViewSource } from '../props/flux';
 import { ContainerResources, ContainerSecurityContext, ContainerVolume, ImagePullPolicy, MiniClusterContainer } from '../props/container';
 import { userMountPath } from './containers';
+import { viewSource } from './resolve';
 import { runSuffixLength } from './gitops';
 import { hardeningViolations } from './validate-hardening';
 
@@ -35,7 +37,7 @@ const TOLERATION_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const PULL_POLICIES: string[] = Object.values(ImagePullPolicy);
 const VOLUME_SOURCES: (keyof ContainerVolume)[] = ['hostPath', 'configMapName', 'claimName', 'secretName', 'emptyDir', 'csiDriver'];
 /** Names the MiniCluster gives its own volumes. */
-export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-view-tree', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake', 'flux-handshake-program', 'flux-tmp'];
+export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-view-tree', 'flux-view-image', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake', 'flux-handshake-program', 'flux-tmp'];
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const intInRange = (v: unknown, lo: number, hi = Number.MAX_SAFE_INTEGER) => isInt(v) && v >= lo && v <= hi;
@@ -185,9 +187,33 @@ function validateFlux(props: MiniClusterProps, add: Add) {
   }
   if (c.image !== undefined && c.image.trim() === '') add('flux.container.image', c.image, 'must not be empty');
   if (c.inMemory && c.disable) add('flux.container.inMemory', c.inMemory, 'needs the view: flux.container.disable is true, so nothing is copied');
+  validateViewSource(props, add);
   validateResources(c.resources, 'flux.container.resources', add);
   validateSecurityContext(c.securityContext, 'flux.container.securityContext', add);
   if (f.wrap !== undefined && /\s/.test(f.wrap)) add('flux.wrap', f.wrap, 'must be a comma-separated argument list without spaces (flux start --wrap)');
+}
+
+/** flux.container.source: a known value, agreeing with inMemory, with a view, on a version that has image volumes. */
+function validateViewSource(props: MiniClusterProps, add: Add) {
+  const c = props.flux?.container ?? {};
+  const source = c.source;
+  if (source === undefined) return;
+  const known = Object.values(FluxViewSource) as string[];
+  if (!known.includes(source)) {
+    add('flux.container.source', source, `must be one of ${known.join(', ')}`);
+    return;
+  }
+  if (c.inMemory !== undefined && c.inMemory !== (source === FluxViewSource.COPY_TO_MEMORY)) {
+    add('flux.container.inMemory', c.inMemory, `contradicts flux.container.source '${source}' (inMemory: true is source '${FluxViewSource.COPY_TO_MEMORY}'); set only source`);
+  }
+  if (c.disable && source !== FluxViewSource.COPY_TO_DISK) {
+    add('flux.container.source', source, 'needs the view: flux.container.disable is true, so the pods get no Flux from the view image');
+  }
+  const features = featuresIfValid(props.kubernetesVersion);
+  if (source === FluxViewSource.IMAGE_VOLUME && features && !features.imageVolumes) {
+    add('flux.container.source', source, `needs Kubernetes 1.${IMAGE_VOLUMES_MINOR} or newer, where image volumes are on by default `
+      + `(kubernetesVersion is ${props.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION}); use '${FluxViewSource.COPY_TO_DISK}' or '${FluxViewSource.COPY_TO_MEMORY}' before`);
+  }
 }
 
 function validateNetwork(props: MiniClusterProps, add: Add) {
@@ -353,7 +379,12 @@ function validateMountPaths(props: MiniClusterProps, c: MiniClusterContainer, pa
     taken.set(ENTRYPOINT_MOUNT_DIR, 'the entrypoint ConfigMap');
     taken.set(CERTIFICATE_MOUNT_DIR, 'the certificate Secret');
     if (!view?.disable) taken.set(SOFTWARE_MOUNT_DIR, 'the Flux software volume');
-    if (!view?.disable && view?.inMemory) taken.set(viewTreeDir(view.mountPath), 'the in-memory Flux view (flux.container.inMemory)');
+    const source = view ? viewSource(view) : FluxViewSource.COPY_TO_DISK;
+    if (!view?.disable && source === FluxViewSource.COPY_TO_MEMORY) taken.set(viewTreeDir(view?.mountPath), 'the in-memory Flux view (flux.container.inMemory)');
+    if (!view?.disable && source === FluxViewSource.IMAGE_VOLUME) {
+      taken.set(VIEWS_MOUNT_DIR, 'the Flux view image volume (flux.container.source)');
+      taken.set(viewTreeDir(view?.mountPath), 'the link to the Flux view image volume (flux.container.source)');
+    }
     if (isRunner && props.handshake?.enabled !== false) taken.set(DEFAULT_HANDSHAKE_OUT_DIR, 'the hosts handshake volume');
   }
   for (const name of Object.keys(c.volumes ?? {}).sort()) {

@@ -1,6 +1,20 @@
 /** Props of Flux itself (the operator's `spec.flux`). */
 import { ContainerResources, ContainerSecurityContext } from './container';
 
+/** Where a pod's Flux install comes from (FluxViewOptions.source). */
+export enum FluxViewSource {
+  /** The init container copies the view and its install tree onto the node's disk (emptyDir volumes), as the Flux Operator does. */
+  COPY_TO_DISK = 'copy-to-disk',
+  /** The same copy into memory (emptyDir volumes with `medium: Memory`): FluxViewOptions.inMemory. */
+  COPY_TO_MEMORY = 'copy-to-memory',
+  /**
+   * No copy: the view image is an image volume (`volumes[].image`, Kubernetes 1.35 or newer, a
+   * container runtime that supports image volumes), mounted read-only: its install tree at
+   * /opt/software, where the view's symlinks and RPATHs point, and its Spack views at /opt/views.
+   */
+  IMAGE_VOLUME = 'image-volume',
+}
+
 /** The flux view init container, which copies a Flux install into every pod. */
 export interface FluxViewOptions {
   /** Image holding the Flux install to copy. @default DEFAULT_FLUX_VIEW_IMAGE (ghcr.io/converged-computing/flux-view-ubuntu:tag-noble) */
@@ -16,10 +30,20 @@ export interface FluxViewOptions {
    * instead of onto the node's disk. The copy is most of a pod's start, and in memory it is several
    * times faster (docs/benchmarks.md, bring-up); but the copy, as large as the view image's
    * /opt/software, is then memory of the pod: it counts against the pod's memory limits and the
-   * node's memory. Flux's own files (config, state) stay on disk.
+   * node's memory. Flux's own files (config, state) stay on disk. The same as `source:
+   * FluxViewSource.COPY_TO_MEMORY`; set one of the two (both only when they agree).
    * @default false
    */
   readonly inMemory?: boolean;
+  /**
+   * Where each pod's Flux install comes from: copied by the init container onto disk or into
+   * memory, or mounted read-only from the view image as an image volume (no copy: a pod's start no
+   * longer grows with the view's size; needs kubernetesVersion 1.35 or newer and a container runtime
+   * with image volumes, docs/production.md). With the image volume the init container only writes
+   * Flux's config, and `<mountPath>/view` is a symlink to the mounted view.
+   * @default - FluxViewSource.COPY_TO_MEMORY when inMemory is true, else FluxViewSource.COPY_TO_DISK
+   */
+  readonly source?: FluxViewSource;
   /** Working directory of the init container. @default - the image's working directory */
   readonly workingDir?: string;
   /** PYTHONPATH for Flux's Python bindings. @default - the view's site-packages */

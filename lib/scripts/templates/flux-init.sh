@@ -33,6 +33,16 @@ printf '%s\n' "$hostlist" > "$system_dir/hostlist"
 say "wrote $config_dir/broker.toml and $system_dir/hostlist ($hostlist)"
 
 #@@UNLESS VIEW_DISABLED@@
+#@@IF VIEW_IMAGE_VOLUME@@
+# The view image is an image volume, mounted read-only in the Flux containers: its install tree at
+# /opt/software and its Spack views at /opt/views. Nothing is copied; $mount_path/view, where the
+# scripts look for the view, becomes a link to it (a dangling one here: this container does not
+# mount the image volume).
+image_view=@@IMAGE_VIEW_DIR@@
+ln -sfn -- "$image_view" "$mount_path/view" || fail "cannot link $mount_path/view to $image_view"
+say "linked $mount_path/view to $image_view (the flux view image volume: nothing to copy)"
+#@@END VIEW_IMAGE_VOLUME@@
+#@@UNLESS VIEW_IMAGE_VOLUME@@
 # The view image holds a Spack view (/opt/view, symlinks into /opt/software) and the install tree.
 # $mount_path/software is the volume the other containers mount at /opt/software, so the view's
 # symlinks and RPATHs resolve there without a second copy.
@@ -60,6 +70,7 @@ say "copying the Flux view $view_source to $mount_path/view"
 copy_tree "$view_source" "$mount_path/view" || fail "cannot copy the Flux view to $mount_path/view"
 say "copying $image_opt/software to $mount_path/software"
 copy_tree "$image_opt/software" "$mount_path/software" || fail "cannot copy $image_opt/software to $mount_path/software"
+#@@END VIEW_IMAGE_VOLUME@@
 #@@END VIEW_DISABLED@@
 #@@IF VIEW_DISABLED@@
 say "the application image brings Flux: the view is not copied"

@@ -16,7 +16,7 @@ import {
   portName, portNum, qualifiedName, relaxedEnvVarName, unixId,
 } from './formats';
 import { maskTrailingDash } from './meta';
-import { Volumes, validateLocalDescendingPath, validateObjectFieldSelector } from './volumes';
+import { PULL_POLICIES, Volumes, validateLocalDescendingPath, validateObjectFieldSelector } from './volumes';
 
 /** What every container check needs to know about its pod. */
 export interface PodContext {
@@ -28,7 +28,6 @@ export interface PodContext {
 }
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
-const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const MOUNT_PROPAGATIONS = ['Bidirectional', 'HostToContainer', 'None'];
 const RECURSIVE_READ_ONLY = ['Disabled', 'Enabled', 'IfPossible'];

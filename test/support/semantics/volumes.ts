@@ -2,7 +2,7 @@
  * Pod volumes: ValidateVolumes and validateVolumeSource of pkg/apis/core/validation/validation.go,
  * with the per-source checks for the sources a MiniCluster or a converted Flux Operator resource
  * can carry (emptyDir, hostPath, secret, configMap, persistentVolumeClaim, csi, nfs, downwardAPI,
- * projected, ephemeral); other sources are counted for the one-source rule only.
+ * projected, ephemeral, image); other sources are counted for the one-source rule only.
  */
 import { FieldErrors, PathSegment, asArray, asObject, asString, isInt, isObject } from './field-errors';
 import { compareQuantities, dns1123Label, dns1123Subdomain, parseQuantity } from './formats';
@@ -15,6 +15,8 @@ const SOURCES = [
   'azureFile', 'vsphereVolume', 'photonPersistentDisk', 'portworxVolume', 'azureDisk', 'storageos', 'projected', 'scaleIO',
   'csi', 'ephemeral', 'image',
 ];
+/** validatePullPolicy's values (containers' imagePullPolicy, image volumes' pullPolicy). */
+export const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const FILE_MODE_MSG = 'must be a number between 0 and 0777 (octal), both inclusive';
 const HOST_PATH_TYPES = ['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice'];
 const VOLUME_DOWNWARD_API_PATHS = ['metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid'];
@@ -61,6 +63,13 @@ const SOURCE_RULES: Record<string, (e: FieldErrors, s: Record<string, any>, path
     const limit = parseQuantity(s.sizeLimit);
     if (limit && compareQuantities(limit, { num: 0n, den: 1n }) < 0) {
       e.forbidden([...path, 'sizeLimit'], 'SizeLimit field must be a valid resource quantity', 'validateVolumeSource');
+    }
+  },
+  // validateImageVolumeSource (a Pod's: the reference is required; a template's may be empty)
+  image: (e, s, path) => {
+    if (asString(s.reference) === '') e.required([...path, 'reference'], '', 'validateImageVolumeSource');
+    if (typeof s.pullPolicy === 'string' && !PULL_POLICIES.includes(s.pullPolicy)) {
+      e.notSupported([...path, 'pullPolicy'], s.pullPolicy, PULL_POLICIES, 'validatePullPolicy');
     }
   },
   // validateHostPathVolumeSource

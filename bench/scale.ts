@@ -1,0 +1,130 @@
+/**
+ * Scale benchmark: `npm run bench:scale`. The e2e scale cluster (hello world: `flux run -N<N>
+ * hostname`, e2e/cases/scale.ts) run with real Flux in the pod emulator at several sizes, with the
+ * view as an image volume and with the default copy to disk. For each run: first pod -> every broker
+ * connected, first pod -> Job success, whether every broker connected on its first try, the peak RSS
+ * of one broker and of one handshake sidecar, and where the time goes (the last pod of each phase).
+ * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX). SCALE_RUNS sets the runs (default 3),
+ * SCALE_CASES the cases as size:source pairs (default 16:image-volume,16:copy-to-disk,
+ * 64:image-volume,64:copy-to-disk,128:image-volume).
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { FluxViewSource } from '../lib';
+import { scaleCluster } from '../e2e/cases/scale';
+import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
+import { RssSampler } from './bringup/rss';
+import { phases } from './bringup/phases';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'build', 'lib', 'cli', 'main.js');
+const WORK = process.env.SCALE_DIR ?? '/tmp/cdk8s-minicluster-scale';
+const RUNS = Number(process.env.SCALE_RUNS ?? 3);
+const CASES = (process.env.SCALE_CASES ?? '16:image-volume,16:copy-to-disk,64:image-volume,64:copy-to-disk,128:image-volume')
+  .split(',').map((c) => {
+    const [size, source] = c.split(':');
+    if (!(Object.values(FluxViewSource) as string[]).includes(source)) throw new Error(`SCALE_CASES: unknown source '${source}'`);
+    return { size: Number(size), source: source as FluxViewSource };
+  });
+
+interface Row {
+  /** null when podemu's broker monitor did not see every connection (see sampleGap). */
+  readonly brokers: number | null;
+  /** podemu's largest spacing of its broker samples (s): under load it can miss a connection. */
+  readonly sampleGap: number;
+  readonly success: number;
+  readonly firstTry: number;
+  readonly brokerRssMiB: number;
+  readonly sidecarRssMiB: number;
+  readonly summary: Summary;
+}
+
+async function runOnce(engines: Engines, size: number, source: FluxViewSource, run: number): Promise<Row> {
+  const dir = path.join(WORK, `${size}-${source}`);
+  // A fresh directory for the first run; later runs keep the earlier runs' logs beside theirs.
+  if (run === 1) fs.rmSync(dir, { recursive: true, force: true });
+  const manifests = scaleCluster(dir, size, source);
+  const secret = path.join(dir, 'curve-secret.yaml');
+  const cert = spawnSync(process.execPath, [CLI, 'cert', '--secret', 'flux-scale-curve', '--cluster', 'flux-scale', '-o', secret, '--force'], { encoding: 'utf8' });
+  if (cert.status !== 0) throw new Error(`cdk8s-minicluster cert failed: ${cert.stderr}`);
+  const logs = path.join(dir, `logs-${run}`);
+  const broker = new RssSampler('flux-broker');
+  const sidecar = new RssSampler('handshake.js');
+  const podemu = new PodemuRun(engines, { manifests, job: 'flux-scale', extraSecrets: [secret], logs, timeout: 900 });
+  broker.start();
+  sidecar.start();
+  let summary: Summary;
+  try {
+    summary = await podemu.finished();
+  } finally {
+    broker.stop();
+    sidecar.stop();
+  }
+  // The Job's own check is the hostname of every broker; podemu's connect time can be missing when
+  // its sampling of the brokers' sockets falls behind the load (tcp_sample_interval_max_s).
+  if (summary.result !== 'Succeeded' || summary.wall_time_s === null) {
+    throw new Error(`${size} pods, ${source}: ${summary.result} (${summary.reason}); logs in ${logs}\n${podemu.console}`);
+  }
+  // Rank 0 has no parent; every other broker should have connected to its parent exactly once.
+  // Of the connections podemu saw, the share that was a broker's first and only one.
+  const seen = summary.pods.filter((p) => p.index !== 0 && (p.broker?.connects?.length ?? 0) > 0);
+  const firstTry = seen.filter((p) => p.broker!.connects!.length === 1).length;
+  return {
+    brokers: summary.flux_instance_up_s,
+    sampleGap: summary.tcp_sample_interval_max_s ?? 0,
+    success: summary.wall_time_s,
+    firstTry: seen.length ? firstTry / seen.length : 0,
+    brokerRssMiB: broker.peakKiB / 1024,
+    sidecarRssMiB: sidecar.peakKiB / 1024,
+    summary,
+  };
+}
+
+const f1 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(1));
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+async function main(): Promise<void> {
+  const engines = findEngines();
+  if (engines.missing.length) {
+    console.log(`bench:scale skipped: ${engines.missing.join('; ')}`);
+    return;
+  }
+  const table: string[] = [];
+  const phaseRows: string[] = [];
+  for (const { size, source } of CASES) {
+    const rows: Row[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const r = await runOnce(engines, size, source, i + 1);
+      rows.push(r);
+      console.log(`${size} pods, ${source}, run ${i + 1}: brokers connected ${f1(r.brokers)} s, Job success ${f1(r.success)} s, `
+        + `first-try connects ${Math.round(r.firstTry * 100)}% (of those podemu saw; largest sample gap ${f1(r.sampleGap)} s), `
+        + `peak RSS broker ${f1(r.brokerRssMiB)} MiB, sidecar ${f1(r.sidecarRssMiB)} MiB`);
+    }
+    const all = (k: 'brokers' | 'success') => rows.map((r) => f1(r[k])).join(', ');
+    const seen = rows.map((r) => r.brokers).filter((b): b is number => b !== null);
+    table.push(`| ${size} | ${source} | ${all('brokers')} | ${seen.length ? f1(median(seen)) : 'n/a'} | ${all('success')} | ${f1(median(rows.map((r) => r.success)))} `
+      + `| ${rows.filter((r) => r.firstTry === 1).length} of ${rows.length} | ${f1(Math.max(...rows.map((r) => r.brokerRssMiB)))} | ${f1(Math.max(...rows.map((r) => r.sidecarRssMiB)))} |`);
+    const ps = rows.map((r) => phases(r.summary)).filter((p): p is NonNullable<typeof p> => p !== undefined);
+    const m = (k: keyof NonNullable<ReturnType<typeof phases>>) => f1(median(ps.map((p) => p[k])));
+    phaseRows.push(`| ${size} | ${source} | ${m('lastPod')} | ${m('init')} | ${m('mainStart')} | ${m('brokerStart')} | ${m('connected')} | ${m('success')} |`);
+  }
+  console.log(`\n${RUNS} runs each; seconds from the first pod's start; RSS is VmHWM, the largest of any one process.\n`);
+  console.log('| pods | view | brokers connected (runs) | median | Job success (runs) | median | every broker connected on its first try | peak RSS, one broker (MiB) | peak RSS, one sidecar (MiB) |');
+  console.log('|---:|---|---|---:|---|---:|---|---:|---:|');
+  for (const r of table) console.log(r);
+  console.log('\nWhere the time goes (medians; seconds from the first pod\'s start until the last pod ended each phase):\n');
+  console.log('| pods | view | last pod created | init containers done | Flux container started | broker started | brokers connected | Job success |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of phaseRows) console.log(r);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});
