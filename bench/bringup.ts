@@ -24,6 +24,7 @@ import { FluxViewSource, MiniCluster } from '../lib';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { RssSampler } from './bringup/rss';
 import { phases, PhaseTimes } from './bringup/phases';
+import { printTable } from './table';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'build', 'lib', 'cli', 'main.js');
@@ -184,18 +185,12 @@ async function main(): Promise<void> {
     }
   }
   console.log(`\nMedians of ${RUNS} rotating rounds each; seconds from the first pod's start.\n`);
-  console.log('| N | DNS | library | library: brokers connected | naive: brokers connected | library: Job success | naive: Job success | library / naive (brokers) | library / naive (success) | naive / library (success) |');
-  console.log('|---:|---|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of rows) console.log(r);
+  printTable(['N', 'DNS', 'library', 'library: brokers connected', 'naive: brokers connected', 'library: Job success', 'naive: Job success', 'library / naive (brokers)', 'library / naive (success)', 'naive / library (success)'], 'rllrrrrrrr', rows);
   console.log('\nWhere the time goes (medians, seconds from the first pod\'s start, the last pod of each phase):\n');
-  console.log('| N | DNS | Job | last pod created | init containers done | Flux container started | broker started | brokers connected | Job success |');
-  console.log('|---:|---|---|---:|---:|---:|---:|---:|---:|');
-  for (const r of phaseRows) console.log(r);
+  printTable(['N', 'DNS', 'Job', 'last pod created', 'init containers done', 'Flux container started', 'broker started', 'brokers connected', 'Job success'], 'rllrrrrrr', phaseRows);
   if (lastPodRows.length) {
     console.log('\nSlow DNS: Job success counted from the last pod\'s creation (medians), and against the same Job with healthy DNS:\n');
-    console.log('| N | DNS | library | library: success after the last pod | naive: success after the last pod | library: slow / healthy DNS (success) | naive / library (success) |');
-    console.log('|---:|---|---|---:|---:|---:|---:|');
-    for (const r of lastPodRows) console.log(r);
+    printTable(['N', 'DNS', 'library', 'library: success after the last pod', 'naive: success after the last pod', 'library: slow / healthy DNS (success)', 'naive / library (success)'], 'rllrrrr', lastPodRows);
   }
   console.log(`\nPeak RSS of one handshake sidecar (VmHWM, largest over all library runs): ${(rss.peakKiB / 1024).toFixed(1)} MiB`);
 }

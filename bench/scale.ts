@@ -16,6 +16,7 @@ import { scaleCluster } from '../e2e/cases/scale';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { RssSampler } from './bringup/rss';
 import { phases } from './bringup/phases';
+import { printTable } from './table';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'build', 'lib', 'cli', 'main.js');
@@ -115,13 +116,9 @@ async function main(): Promise<void> {
     phaseRows.push(`| ${size} | ${source} | ${m('lastPod')} | ${m('init')} | ${m('mainStart')} | ${m('brokerStart')} | ${m('connected')} | ${m('success')} |`);
   }
   console.log(`\n${RUNS} runs each; seconds from the first pod's start; RSS is VmHWM, the largest of any one process.\n`);
-  console.log('| pods | view | brokers connected (runs) | median | Job success (runs) | median | every broker connected on its first try | peak RSS, one broker (MiB) | peak RSS, one sidecar (MiB) |');
-  console.log('|---:|---|---|---:|---|---:|---|---:|---:|');
-  for (const r of table) console.log(r);
+  printTable(['pods', 'view', 'brokers connected (runs)', 'median', 'Job success (runs)', 'median', 'every broker connected on its first try', 'peak RSS, one broker (MiB)', 'peak RSS, one sidecar (MiB)'], 'rllrlrlrr', table);
   console.log('\nWhere the time goes (medians; seconds from the first pod\'s start until the last pod ended each phase):\n');
-  console.log('| pods | view | last pod created | init containers done | Flux container started | broker started | brokers connected | Job success |');
-  console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
-  for (const r of phaseRows) console.log(r);
+  printTable(['pods', 'view', 'last pod created', 'init containers done', 'Flux container started', 'broker started', 'brokers connected', 'Job success'], 'rlrrrrrr', phaseRows);
 }
 
 main().catch((e) => {
