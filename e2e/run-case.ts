@@ -3,7 +3,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { E2eCase } from './case';
-import { checkRun } from './checks';
+import { checkRun, monitorFellBehind } from './checks';
 import { faultOutcome, faultsSettled } from './faults';
 import { JobFacts, jobFacts, readDocs, writeDocs } from './manifests';
 import { execInContainer, findContainerInit } from './pod-exec';
@@ -103,7 +103,7 @@ export async function runCase(c: E2eCase, engines: Engines, dir: string): Promis
     status: problems.length === 0 ? 'pass' : 'fail',
     problems,
     wallSeconds: summary.wall_time_s,
-    brokers: `${new Set(up.map((p) => p.index)).size}/${facts.pods}`,
+    brokers: `${new Set(up.map((p) => p.index)).size}/${facts.pods}${monitorFellBehind(summary) ? ` seen by podemu (its socket samples up to ${summary.tcp_sample_interval_max_s} s apart)` : ''}`,
     summary,
     logs,
     faultSeconds: fault ? [fault.seconds] : undefined,

@@ -54,6 +54,24 @@ describe('checkRun', () => {
       .toEqual(['broker 2 (flux-sample-2-abcde) never connected to its parent']);
   });
 
+  test('GIVEN podemu\'s monitor fell behind (128 pods) THEN unseen brokers fail the case unless the lead\'s output proves every broker joined', () => {
+    // GIVEN a run whose socket samples were up to 163.5 s apart, so podemu saw no broker connect
+    const hostnames = ['flux-sample-0', 'flux-sample-1', 'flux-sample-2'].join('\n');
+    const behind = summary(3, hostnames, { tcp_sample_interval_max_s: 163.5 }, () => false);
+    const run = (everyBrokerInOutput: boolean, s: Summary, leadOutputExactly = hostnames) =>
+      checkRun({ expect: { result: 'Succeeded', leadOutputExactly, everyBrokerInOutput }, summary: s, logs, runner: 'flux-sample', pods: 3 });
+    const unseen = ['rank 0\'s broker (flux-sample-0-abcde) never listened', 'broker 1 (flux-sample-1-abcde) never connected to its parent',
+      'broker 2 (flux-sample-2-abcde) never connected to its parent'];
+    // THEN with every hostname printed, the unseen connections are not failures
+    expect(run(true, behind)).toEqual([]);
+    // AND a case that does not prove membership by its output still fails on them
+    expect(run(false, behind)).toEqual(unseen);
+    // AND a missing hostname still fails the case
+    expect(run(true, behind, `${hostnames}\nflux-sample-3`)).toHaveLength(1);
+    // AND a monitor that kept up (samples 0.2 s apart) is believed: an unseen broker fails the case
+    expect(run(true, summary(3, hostnames, { tcp_sample_interval_max_s: 0.2 }, () => false))).toEqual(unseen);
+  });
+
   test('GIVEN a pod index that never ran THEN it is reported', () => {
     const s = summary(2, 'hello world');
     expect(checkRun({ expect: { result: 'Succeeded' }, summary: s, logs, runner: 'flux-sample', pods: 3 })).toEqual(['pod index 2 never ran']);

@@ -38,6 +38,7 @@ export function scaleCases(): E2eCase[] {
     expect: {
       result: 'Succeeded',
       leadOutputExactly: Array.from({ length: size }, (_, i) => `flux-scale-${i}`).join('\n'),
+      everyBrokerInOutput: true,
     },
   }));
 }
