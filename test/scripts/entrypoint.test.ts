@@ -354,6 +354,33 @@ describe('entrypoint.sh, signals', () => {
     expect(fs.existsSync(path.join(sandbox.home, 'post-ran'))).toBe(true);
   });
 
+  test.each([true, false])('GIVEN strict=%s THEN the first commands trap TERM and INT: bash as PID 1 drops an untrapped signal, and a pod deleted as it starts would wait out its grace period', (strict) => {
+    // GIVEN the rendered entrypoint, as the container's PID 1 runs it
+    const text = renderScripts(sampleModel(sandbox, { strict }))['entrypoint.sh'];
+    // WHEN its commands are read in order (comments, blank lines and directives are not commands)
+    const commands = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    // THEN nothing runs before the two traps that end the script with 128+N
+    expect(commands.slice(0, 2)).toEqual(["trap 'exit 143' TERM", "trap 'exit 130' INT"]);
+  });
+
+  test.each([['the lead', 'flux-sample-0'], ['a worker', 'flux-sample-1']])('SIGTERM to %s whose young broker ignores it (flux-core while it loads its builtins) is repeated, and the container exits 143', async (_, hostname) => {
+    // GIVEN a broker that ignores its first SIGTERM, as flux-core does in its load-builtins state
+    const scripts = renderScripts(sampleModel(sandbox));
+    expect(sandbox.runInit(scripts).status).toBe(0);
+    const deafOnce = 'trap \'if [ -e "$calls/ignored" ]; then echo TERM > "$calls/signal"; kill "$sleeper"; exit 0; fi; touch "$calls/ignored"\' TERM; '
+      + 'sleep 60 & sleeper=$!; touch "$calls/blocking"; while kill -0 "$sleeper" 2>/dev/null; do wait "$sleeper"; done';
+    const { child, done } = sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname, onStart: deafOnce });
+    await sandbox.waitForCallFile('blocking', child);
+    // WHEN the pod is deleted as the broker starts
+    child.kill('SIGTERM');
+    const result = await done;
+    // THEN the broker was told twice and stopped (not left running for the grace period's SIGKILL)
+    expect(fs.existsSync(path.join(sandbox.calls, 'ignored'))).toBe(true);
+    expect(fs.readFileSync(path.join(sandbox.calls, 'signal'), 'utf8')).toBe('TERM\n');
+    expect(result.status).toBe(143);
+    expect(sandbox.brokerCalls()).toHaveLength(1);
+  });
+
   test('with workerRejoins a worker starts its broker again after a clean exit, until the pod is stopped', async () => {
     // GIVEN workers that rejoin (successPolicy), and an instance that ends twice (its lead evicted)
     const scripts = renderScripts(sampleModel(sandbox, { quiet: false, workerRejoins: true, workerRestartDelaySeconds: 0 }));
