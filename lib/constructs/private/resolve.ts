@@ -35,8 +35,6 @@ export interface ResolvedMiniCluster {
   readonly viewName: string;
   readonly mountPath: string;
   readonly viewDisabled: boolean;
-  /** Where the view comes from (flux.container.source, or inMemory); meaningless when viewDisabled. */
-  readonly viewSource: FluxViewSource;
   /** The copied view and install tree live in memory-backed volumes (flux.container.inMemory). */
   readonly viewInMemory: boolean;
   /** The view image is mounted as an image volume, not copied (flux.container.source). */
@@ -70,6 +68,8 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
   const runnerIndex = props.containers.length === 1 ? 0 : props.containers.findIndex((c) => c.runFlux === true);
   const flux = props.flux ?? {};
   const view = flux.container ?? {};
+  // Where the view comes from; nowhere when it is disabled.
+  const source = view.disable ? undefined : viewSource(view);
   const logging = props.logging ?? {};
   const network = props.network ?? {};
   return {
@@ -96,9 +96,8 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     viewName: view.name ?? 'flux-view',
     mountPath: viewMountPath(view.mountPath),
     viewDisabled: view.disable ?? false,
-    viewSource: viewSource(view),
-    viewInMemory: !(view.disable ?? false) && viewSource(view) === FluxViewSource.COPY_TO_MEMORY,
-    viewImageVolume: !(view.disable ?? false) && viewSource(view) === FluxViewSource.IMAGE_VOLUME,
+    viewInMemory: source === FluxViewSource.COPY_TO_MEMORY,
+    viewImageVolume: source === FluxViewSource.IMAGE_VOLUME,
     viewPullPolicy: view.pullAlways ? 'Always' : 'IfNotPresent',
     topology: flux.topology ?? DEFAULT_TOPOLOGY,
     connectTimeout: flux.connectTimeout ?? '5s',
