@@ -15,19 +15,18 @@
  * BRINGUP_SIZES the pod counts (default 4,16), BRINGUP_SCENARIOS which scenarios (indexes into
  * SCENARIOS, default all), so that a long benchmark can run in parts.
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { App, Chart } from 'cdk8s';
 import { parseAllDocuments, stringify } from 'yaml';
-import { FluxViewSource, MiniCluster } from '../lib';
+import { FluxViewSource } from '../lib';
+import { synthCluster } from '../e2e/cases/synth';
+import { certificateSecret } from '../e2e/certificate';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { RssSampler } from './bringup/rss';
 import { phases, PhaseTimes } from './bringup/phases';
+import { median } from './stats';
 import { printTable } from './table';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'build', 'lib', 'cli', 'main.js');
 const WORK = process.env.BRINGUP_DIR ?? '/tmp/cdk8s-minicluster-bringup';
 const RUNS = Number(process.env.BRINGUP_RUNS ?? 3);
 const SIZES = (process.env.BRINGUP_SIZES ?? '4,16').split(',').map(Number);
@@ -65,21 +64,15 @@ const JOB_DIRS: Record<JobKind, string> = { 'library': 'lib', 'library, view in 
 
 /** The library's side: a MiniCluster running the naive Job's initial program as its own. */
 function libraryManifests(dir: string, n: number, source: FluxViewSource): { manifests: string[]; secrets: string[]; job: string } {
-  const app = new App({ outdir: dir });
-  const chart = new Chart(app, 'bringup', { namespace: 'default' });
-  new MiniCluster(chart, 'fluxlib', {
+  const manifests = synthCluster('bringup', 'default', 'fluxlib', {
     size: n,
     logging: { quiet: true },
     // Image volumes are on by default from Kubernetes 1.35.
     kubernetesVersion: source === FluxViewSource.IMAGE_VOLUME ? '1.35' : undefined,
     flux: source === FluxViewSource.COPY_TO_DISK ? undefined : { container: { source } },
     containers: [{ image: 'ubuntu:noble', launcher: true, command: `sh -c 'flux resource list; flux run -N${n} hostname'` }],
-  });
-  app.synth();
-  const secret = path.join(dir, 'curve-secret.yaml');
-  const r = spawnSync(process.execPath, [CLI, 'cert', '--secret', 'fluxlib-curve', '--cluster', 'fluxlib', '-o', secret, '--force'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`cdk8s-minicluster cert failed: ${r.stderr}`);
-  return { manifests: [path.join(dir, 'bringup.k8s.yaml')], secrets: [secret], job: 'fluxlib' };
+  })(dir);
+  return { manifests, secrets: [certificateSecret(dir, { secret: 'fluxlib-curve', cluster: 'fluxlib' })], job: 'fluxlib' };
 }
 
 /** podemu's naive Job, resized from 4 to n pods (hosts, the job's -N, completions, parallelism). */
@@ -118,12 +111,6 @@ async function measure(engines: Engines, input: { manifests: string[]; secrets: 
   }
   const p = phases(summary);
   return { brokers: summary.flux_instance_up_s, success: summary.wall_time_s, afterLastPod: summary.wall_time_s - (p?.lastPod ?? 0), phases: p };
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 const f2 = (x: number) => x.toFixed(2);

@@ -8,18 +8,17 @@
  * SCALE_CASES the cases as size:source pairs (default 16:image-volume,16:copy-to-disk,
  * 64:image-volume,64:copy-to-disk,128:image-volume).
  */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { FluxViewSource } from '../lib';
 import { scaleCluster } from '../e2e/cases/scale';
+import { certificateSecret } from '../e2e/certificate';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { RssSampler } from './bringup/rss';
 import { phases } from './bringup/phases';
+import { median } from './stats';
 import { printTable } from './table';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'build', 'lib', 'cli', 'main.js');
 const WORK = process.env.SCALE_DIR ?? '/tmp/cdk8s-minicluster-scale';
 const RUNS = Number(process.env.SCALE_RUNS ?? 3);
 const CASES = (process.env.SCALE_CASES ?? '16:image-volume,16:copy-to-disk,64:image-volume,64:copy-to-disk,128:image-volume')
@@ -46,9 +45,7 @@ async function runOnce(engines: Engines, size: number, source: FluxViewSource, r
   // A fresh directory for the first run; later runs keep the earlier runs' logs beside theirs.
   if (run === 1) fs.rmSync(dir, { recursive: true, force: true });
   const manifests = scaleCluster(dir, size, source);
-  const secret = path.join(dir, 'curve-secret.yaml');
-  const cert = spawnSync(process.execPath, [CLI, 'cert', '--secret', 'flux-scale-curve', '--cluster', 'flux-scale', '-o', secret, '--force'], { encoding: 'utf8' });
-  if (cert.status !== 0) throw new Error(`cdk8s-minicluster cert failed: ${cert.stderr}`);
+  const secret = certificateSecret(dir, { secret: 'flux-scale-curve', cluster: 'flux-scale' });
   const logs = path.join(dir, `logs-${run}`);
   const broker = new RssSampler('flux-broker');
   const sidecar = new RssSampler('handshake.js');
@@ -83,12 +80,6 @@ async function runOnce(engines: Engines, size: number, source: FluxViewSource, r
 }
 
 const f1 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(1));
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 async function main(): Promise<void> {
   const engines = findEngines();

@@ -1,15 +1,14 @@
 /** Runs one end-to-end case: synthesize, add what the user adds, run the Job in podemu, check. */
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { E2eCase } from './case';
+import { certificateSecret } from './certificate';
 import { checkRun, monitorFellBehind } from './checks';
 import { faultOutcome, faultsSettled } from './faults';
 import { JobFacts, jobFacts, readDocs, writeDocs } from './manifests';
 import { execInContainer, findContainerInit } from './pod-exec';
 import { Engines, PodemuRun, Summary } from './podemu';
 
-const CLI = path.resolve(__dirname, '..', 'lib', 'cli', 'main.js');
 const DEFAULT_TIMEOUT_SECONDS = 180;
 
 /** The outcome of one case. */
@@ -25,16 +24,6 @@ export interface CaseResult {
   readonly logs?: string;
   /** Seconds from the last injected fault to recovery or to the Job's end (fault cases), per run. */
   readonly faultSeconds?: Array<number | null>;
-}
-
-/** A Secret with a new certificate, made by the CLI as docs/production.md tells users to. */
-function certificateSecret(dir: string, facts: JobFacts): string {
-  const file = path.join(dir, 'curve-secret.yaml');
-  fs.rmSync(file, { force: true });
-  const r = spawnSync(process.execPath, [CLI, 'cert', '--secret', facts.certificateSecret!, '--namespace', facts.namespace,
-    '--cluster', facts.cluster, '-o', file], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`cdk8s-minicluster cert failed: ${r.stderr}`);
-  return file;
 }
 
 /** Polls `check` every 250 ms until it holds (true), the time runs out or the run ended (false). */
@@ -64,7 +53,7 @@ export async function runCase(c: E2eCase, engines: Engines, dir: string): Promis
   const manifests = [writeDocs(path.join(dir, 'run.yaml'), docs)];
   if (c.userObjects) manifests.push(writeDocs(path.join(dir, 'user-objects.yaml'), c.userObjects));
   const hasSecret = docs.some((d) => d.kind === 'Secret' && d.metadata?.name === facts.certificateSecret);
-  const extraSecrets = facts.certificateSecret && !hasSecret ? [certificateSecret(dir, facts)] : [];
+  const extraSecrets = facts.certificateSecret && !hasSecret ? [certificateSecret(dir, { secret: facts.certificateSecret, cluster: facts.cluster, namespace: facts.namespace })] : [];
 
   const workdir = path.join(dir, 'work');
   for (const seed of c.volumes ?? []) {

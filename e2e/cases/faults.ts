@@ -2,28 +2,18 @@
  * Fault cases: a MiniCluster on real brokers while the cluster does to it what clusters do (a node
  * drained, a pod preempted, a container OOM-killed), each with what docs/reliability.md promises.
  */
-import * as path from 'path';
-import { App, Chart } from 'cdk8s';
-import { MiniCluster, MiniClusterProps } from '../../lib';
+import { MiniClusterProps } from '../../lib';
 import { E2eCase } from '../case';
 import { indexedJob } from '../manifests';
 import { inLeadInstance, waitForNodes } from './flux-steps';
+import { synthCluster } from './synth';
 
 /** Faults come at this many seconds after the first pod started: every broker is up by then. */
 const AFTER_BRING_UP = 15;
 const SIZE = 4;
 
 function cluster(name: string, props: Partial<MiniClusterProps>): (dir: string) => string[] {
-  return (dir) => {
-    const app = new App({ outdir: dir });
-    new MiniCluster(new Chart(app, name, { namespace: 'default' }), name, {
-      size: SIZE,
-      containers: [{ image: 'rockylinux:9' }],
-      ...props,
-    });
-    app.synth();
-    return [path.join(dir, `${name}.k8s.yaml`)];
-  };
+  return synthCluster(name, 'default', name, { size: SIZE, containers: [{ image: 'rockylinux:9' }], ...props });
 }
 
 /** Every node up again, and a job across all of them, in the lead's (possibly new) instance. */

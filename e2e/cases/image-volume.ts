@@ -3,24 +3,14 @@
  * containers run Flux from the view image mounted read-only. Each case must boot as its copying
  * twin does; one shows that the tree is read-only and is the one Flux runs from.
  */
-import * as path from 'path';
-import { App, Chart } from 'cdk8s';
 import { PRODUCTION_PROPS } from '../../examples/production';
-import { FluxViewSource, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../../lib';
+import { FluxViewSource, PodSecurityLevel } from '../../lib';
 import { E2eCase } from '../case';
 import { LAMMPS_LIMIT, LAMMPS_NEEDS, lammpsExpectation } from './images';
+import { synthCluster } from './synth';
 
 /** The first Kubernetes version with image volumes on by default. */
 const VERSION = '1.35';
-
-function synthCluster(chart: string, namespace: string, name: string, props: MiniClusterProps): (dir: string) => string[] {
-  return (dir) => {
-    const app = new App({ outdir: dir });
-    new MiniCluster(new Chart(app, chart, { namespace }), name, props);
-    app.synth();
-    return [path.join(dir, `${chart}.k8s.yaml`)];
-  };
-}
 
 /**
  * A Flux job's view of the tree it runs from: how many broker log lines complain of a read-only

@@ -4,29 +4,22 @@
  * Ready only once it did (the instance is up). The lead's job then runs long enough for the probes
  * (every 5 s) to see every pod Ready.
  */
-import * as path from 'path';
-import { App, Chart } from 'cdk8s';
-import { MiniCluster } from '../../lib';
 import { E2eCase } from '../case';
+import { synthCluster } from './synth';
 
 export function readinessCases(): E2eCase[] {
   return [{
     id: 'example readiness: a late worker is not Ready until connected; the lead is Ready once the instance is up',
     note: 'rank 2 starts its broker 25 s late (workerPre hook); Ready times compared with the brokers\' connection times',
-    synth: (dir: string) => {
-      const app = new App({ outdir: dir });
-      new MiniCluster(new Chart(app, 'readiness', { namespace: 'default' }), 'flux-ready', {
-        size: 3,
-        logging: { quiet: true },
-        containers: [{
-          image: 'ubuntu:noble',
-          command: 'sleep 15',
-          commands: { workerPre: 'case "$(hostname)" in *-2) sleep 25 ;; esac' },
-        }],
-      });
-      app.synth();
-      return [path.join(dir, 'readiness.k8s.yaml')];
-    },
+    synth: synthCluster('readiness', 'default', 'flux-ready', {
+      size: 3,
+      logging: { quiet: true },
+      containers: [{
+        image: 'ubuntu:noble',
+        command: 'sleep 15',
+        commands: { workerPre: 'case "$(hostname)" in *-2) sleep 25 ;; esac' },
+      }],
+    }),
     expect: { result: 'Succeeded', readyMeansConnected: { lateRank: 2, lateSeconds: 25 } },
   }];
 }

@@ -4,23 +4,19 @@
  * on one machine; 64 pods also run with the default copy to disk, for comparison. The times and
  * memory of these clusters are measured by `npm run bench:scale` (docs/scale.md).
  */
-import * as path from 'path';
-import { App, Chart } from 'cdk8s';
-import { FluxViewSource, MiniCluster } from '../../lib';
+import { FluxViewSource } from '../../lib';
 import { E2eCase } from '../case';
+import { synthCluster } from './synth';
 
 /** The cluster a scale case (and bench/scale.ts) runs: `flux run -N<size> hostname` over all pods. */
 export function scaleCluster(dir: string, size: number, source: FluxViewSource): string[] {
-  const app = new App({ outdir: dir });
-  new MiniCluster(new Chart(app, 'scale', { namespace: 'default' }), 'flux-scale', {
+  return synthCluster('scale', 'default', 'flux-scale', {
     size,
     logging: { quiet: true },
     kubernetesVersion: source === FluxViewSource.IMAGE_VOLUME ? '1.35' : undefined,
     flux: { container: { source } },
     containers: [{ image: 'ubuntu:noble', launcher: true, command: `sh -c 'flux run -N${size} hostname | sort -V'` }],
-  });
-  app.synth();
-  return [path.join(dir, 'scale.k8s.yaml')];
+  })(dir);
 }
 
 const SCALES: Array<{ size: number; source: FluxViewSource; timeout: number }> = [

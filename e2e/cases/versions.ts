@@ -2,10 +2,8 @@
  * The hello-world example as it is synthesized for older Kubernetes versions: each version range
  * gets another pod lifecycle (kubernetesVersion, docs/objects.md, "Kubernetes versions"), and each must boot.
  */
-import * as path from 'path';
-import { App, Chart } from 'cdk8s';
-import { MiniCluster } from '../../lib';
 import { E2eCase } from '../case';
+import { synthCluster } from './synth';
 
 /** What changes at each version: the handshake's lifecycle and mode, and the Job's failure handling. */
 const VERSIONS: Array<{ version: string; what: string }> = [
@@ -18,17 +16,12 @@ export function versionCases(): E2eCase[] {
   return VERSIONS.map(({ version, what }) => ({
     id: `example hello-world for Kubernetes ${version}`,
     note: what,
-    synth: (dir: string) => {
-      const app = new App({ outdir: dir });
-      new MiniCluster(new Chart(app, 'hello-world', { namespace: 'default' }), 'flux-sample', {
-        size: 4,
-        logging: { quiet: true },
-        kubernetesVersion: version,
-        containers: [{ image: 'ubuntu:noble', command: 'echo hello world' }],
-      });
-      app.synth();
-      return [path.join(dir, 'hello-world.k8s.yaml')];
-    },
+    synth: synthCluster('hello-world', 'default', 'flux-sample', {
+      size: 4,
+      logging: { quiet: true },
+      kubernetesVersion: version,
+      containers: [{ image: 'ubuntu:noble', command: 'echo hello world' }],
+    }),
     expect: { result: 'Succeeded', leadOutputExactly: 'hello world' },
   }));
 }
