@@ -68,6 +68,9 @@ describe('checkRun', () => {
     expect(run(false, behind)).toEqual(unseen);
     // AND a missing hostname still fails the case
     expect(run(true, behind, `${hostnames}\nflux-sample-3`)).toHaveLength(1);
+    // AND a pod index that never ran still fails the case
+    expect(checkRun({ expect: { result: 'Succeeded', everyBrokerInOutput: true }, summary: summary(2, hostnames, { tcp_sample_interval_max_s: 163.5 }, () => false), logs, runner: 'flux-sample', pods: 3 }))
+      .toEqual(['pod index 2 never ran']);
     // AND a monitor that kept up (samples 0.2 s apart) is believed: an unseen broker fails the case
     expect(run(true, summary(3, hostnames, { tcp_sample_interval_max_s: 0.2 }, () => false))).toEqual(unseen);
   });
