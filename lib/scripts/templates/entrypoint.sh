@@ -130,8 +130,6 @@ stopping=false
 # 128+N of the signal that stopped the container: its exit code, whatever Flux's own.
 stop_code=0
 stop_signal=''
-# When the running Flux child started ($SECONDS).
-flux_started=0
 #@@IF HANDSHAKE@@
 # Whether run_flux runs the parent watch beside the broker (worker brokers with the hosts handshake).
 watch_parent_moves=false
@@ -156,8 +154,7 @@ run_flux() {
   # Flux's own commands (docs/e2e.md).
   env SHLVL="$SHLVL" "$@" <&0 &
   flux_pid=$!
-  flux_started=$SECONDS
-  local resent=false
+  local started=$SECONDS resent=false
 #@@IF HANDSHAKE@@
   if [ "$watch_parent_moves" = true ]; then
     watch_parent "$flux_pid" &
@@ -174,7 +171,7 @@ run_flux() {
     # A broker ignores signals while it loads its builtin modules, its first milliseconds
     # ("ignored signal 15 in load-builtins"): a pod evicted then waited out its grace period.
     # A young broker is told once more, a second later.
-    if [ "$stopping" = true ] && [ "$resent" = false ] && [ $((SECONDS - flux_started)) -le 2 ]; then
+    if [ "$stopping" = true ] && [ "$resent" = false ] && [ $((SECONDS - started)) -le 2 ]; then
       resent=true
       pause 1
       kill -s "$stop_signal" "$flux_pid" 2>/dev/null || true
