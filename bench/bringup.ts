@@ -23,7 +23,7 @@ import { synthCluster } from '../e2e/cases/synth';
 import { certificateSecret } from '../e2e/certificate';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { RssSampler } from './bringup/rss';
-import { phases, PhaseTimes } from './bringup/phases';
+import { phaseMedian, phases, PhaseTimes } from './bringup/phases';
 import { median } from './stats';
 import { printTable } from './table';
 
@@ -156,7 +156,11 @@ async function main(): Promise<void> {
       }
       for (const which of JOBS) {
         const ps = rounds.map((r) => r[which].phases).filter((p): p is PhaseTimes => !!p);
-        const m = (k: keyof PhaseTimes) => f2(median(ps.map((p) => p[k])));
+        // (– : no init container, the image volume's runner writes its config itself)
+        const m = (k: keyof PhaseTimes) => {
+          const v = phaseMedian(ps, k);
+          return v === undefined ? '–' : f2(v);
+        };
         phaseRows.push(`| ${n} | ${s.name} | ${which} | ${m('lastPod')} | ${m('init')} | ${m('mainStart')} | ${m('brokerStart')} | ${m('connected')} | ${m('success')} |`);
       }
       if (s.dnsDelay !== undefined) {

@@ -52,7 +52,7 @@ describe('MiniCluster', () => {
     const toml = parse(configMap.data['broker.toml']) as any;
     expect(toml.bootstrap.hosts).toEqual([{ host: 'flux-sample-[0-3]' }]);
     // (the handshake program is in a ConfigMap shared by the namespace's clusters: test/runtime-programs.test.ts)
-    expect(Object.keys(configMap.data).sort()).toEqual(['broker.toml', 'entrypoint.sh', 'flux-init.sh', 'flux-ready.sh']);
+    expect(Object.keys(configMap.data).sort()).toEqual(['broker.toml', 'entrypoint.sh', 'flux-init.sh', 'flux-ready.sh', 'lead-program.sh', 'worker-rc.sh']);
     // Ready means connected: the runner's readiness probe runs the script (docs/day2.md)
     const runner = job.spec.template.spec.containers[0];
     expect(runner.readinessProbe).toEqual({ exec: { command: ['/bin/sh', '/flux_operator/flux-ready.sh'] }, periodSeconds: 5, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 2 });
@@ -147,12 +147,14 @@ describe('MiniCluster', () => {
           { name: 'flux-view-image', mountPath: '/opt/views', subPath: 'opt/views', readOnly: true },
         ]);
       }
-      // AND the init container mounts neither and only links <mountPath>/view to the mounted view
-      expect(initContainer(job, 'flux-view').volumeMounts.map((m: any) => m.name)).toEqual(['flux-view', 'flux-entrypoint']);
+      // AND there is no flux view init container: the runner runs flux-init.sh first, which only
+      // writes the config and links <mountPath>/view to the mounted view
+      expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake', 'web']);
       const init = configMap.data['flux-init.sh'];
       expect(init).toContain("image_view='/opt/views/view'");
       expect(init).toContain('ln -sfn -- "$image_view" "$mount_path/view"');
       expect(init).not.toContain('copy_tree');
+      expect(configMap.data['entrypoint.sh']).toContain("init_script='/flux_operator/flux-init.sh'");
       expectValidManifests(docs, { kubernetesVersion: '1.35' });
     });
 

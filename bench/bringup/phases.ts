@@ -1,12 +1,13 @@
 /** When each phase of a bring-up ended for the last pod, from podemu's summary. */
 import { Summary } from '../../e2e/podemu';
+import { median } from '../stats';
 
 /** Seconds from the first pod's start. */
 export interface PhaseTimes {
   /** The last pod created (the stagger puts it (N-1) x stagger late). */
   readonly lastPod: number;
-  /** The last pod's init containers (not sidecars) done. */
-  readonly init: number;
+  /** The last pod's init containers (not sidecars) done; undefined when the pods have none. */
+  readonly init?: number;
   /** The last pod's main containers started. */
   readonly mainStart: number;
   /** The last broker process seen. */
@@ -20,12 +21,19 @@ export function phases(summary: Summary): PhaseTimes | undefined {
   if (summary.wall_time_s === null || summary.flux_instance_up_s === null) return undefined;
   const last = (values: Array<number | null | undefined>) => Math.max(...values.map((v) => v ?? 0));
   const runs = (type: string) => summary.pods.flatMap((p) => p.containers.filter((c) => c.type === type).map((c) => c.runs[0]));
+  const inits = runs('init');
   return {
     lastPod: last(summary.pods.map((p) => p.times.created)),
-    init: last(runs('init').map((r) => r?.end)),
+    init: inits.length > 0 ? last(inits.map((r) => r?.end)) : undefined,
     mainStart: last(runs('main').map((r) => r?.start)),
     brokerStart: last(summary.pods.map((p) => p.broker?.first_seen)),
     connected: summary.flux_instance_up_s,
     success: summary.wall_time_s,
   };
+}
+
+/** The median of one phase over runs, or undefined when no run has it (pods without init containers). */
+export function phaseMedian(ps: readonly PhaseTimes[], key: keyof PhaseTimes): number | undefined {
+  const values = ps.map((p) => p[key]).filter((v): v is number => v !== undefined);
+  return values.length > 0 ? median(values) : undefined;
 }

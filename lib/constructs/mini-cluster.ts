@@ -254,7 +254,9 @@ export class MiniCluster extends Construct {
     const hs = this.handshake;
     const containers = appContainers(r).map((c) => (hs && c.name === r.name ? { ...c, volumeMounts: [...c.volumeMounts ?? [], hs.runnerMount] } : c));
     const spec = securePodTemplate(jobSpec(r, {
-      initContainers: [...initContainers(fluxViewInitContainer(r), hs), ...sidecarContainers(r)],
+      // With the image volume nothing is copied: the runner writes the config itself (flux-init.sh),
+      // and each pod starts one container fewer.
+      initContainers: [...initContainers(r.viewImageVolume ? undefined : fluxViewInitContainer(r), hs), ...sidecarContainers(r)],
       containers,
       volumes: [...podVolumes(r, this.certificateSecretName), ...(hs ? hs.volumes : [])],
       failureRules: hs ? [hs.failureRule] : [],
@@ -292,7 +294,8 @@ export class MiniCluster extends Construct {
  * A plain init container handshake runs after the copy, since each init container waits for the last.
  * The user's sidecars follow (jobObject): they need nothing from the handshake and start before Flux.
  */
-function initContainers(view: Container, hs: HandshakeParts | undefined): Container[] {
-  if (!hs) return [view];
-  return hs.lifecycle === HandshakeLifecycle.SIDECAR ? [hs.container, view] : [view, hs.container];
+function initContainers(view: Container | undefined, hs: HandshakeParts | undefined): Container[] {
+  const views = view ? [view] : [];
+  if (!hs) return views;
+  return hs.lifecycle === HandshakeLifecycle.SIDECAR ? [hs.container, ...views] : [...views, hs.container];
 }

@@ -2,6 +2,7 @@
  * Everything the entrypoint scripts need, resolved and validated by the constructs. The scripts
  * only render this; they make no decisions of their own about defaults.
  */
+import type { WorkerRcPlan } from '../core/worker-rc-plans';
 
 /** Shell snippets from the runner container's `commands`. */
 export interface ScriptCommands {
@@ -98,6 +99,12 @@ export interface ScriptModel {
   readonly fluxEnvironment: [string, string][];
   /** Load sched-simple instead of Fluxion. */
   readonly simpleScheduler: boolean;
+  /**
+   * The verified Flux installs on which worker brokers run worker-rc.sh as their rc1 and rc3
+   * (core/worker-rc-plans.ts); none when the broker config or options change what a worker's
+   * flux-modprobe would do.
+   */
+  readonly workerRcPlans: readonly WorkerRcPlan[];
   readonly quiet: boolean;
   readonly strict: boolean;
   readonly timed: boolean;

@@ -15,6 +15,10 @@ export const BROKER_TOML_KEY = 'broker.toml';
 export const INIT_SCRIPT_KEY = 'flux-init.sh';
 /** ConfigMap key of the Flux runner's readiness probe script (docs/day2.md). */
 export const READY_SCRIPT_KEY = 'flux-ready.sh';
+/** ConfigMap key of the worker brokers' rc1 and rc3 (core/worker-rc-plans.ts). */
+export const WORKER_RC_SCRIPT_KEY = 'worker-rc.sh';
+/** ConfigMap key of the lead's wrapper of its initial program (every mode but interactive). */
+export const LEAD_PROGRAM_SCRIPT_KEY = 'lead-program.sh';
 /** ConfigMap key of the Flux runner's entrypoint (every rank). */
 export const ENTRYPOINT_SCRIPT_KEY = 'entrypoint.sh';
 /** ConfigMap key of the wrapper script of sidecar container `name`. */
@@ -47,6 +51,10 @@ export function renderScripts(model: ScriptModel): { [configMapKey: string]: str
     scripts[sidecarScriptKey(sidecar.name)] = renderSidecar(model, sidecar);
   }
   if (model.readiness) scripts[READY_SCRIPT_KEY] = renderReadiness(model, model.readiness);
+  if (model.leadMode !== LeadMode.INTERACTIVE) {
+    scripts[LEAD_PROGRAM_SCRIPT_KEY] = renderTemplate(LEAD_PROGRAM_SCRIPT_KEY, { values: { QUIET: String(model.quiet) }, flags: {} });
+  }
+  if (model.workerRcPlans.length > 0) scripts[WORKER_RC_SCRIPT_KEY] = renderWorkerRc(model);
   return scripts;
 }
 
@@ -112,12 +120,17 @@ function renderEntrypoint(model: ScriptModel): string {
       LAST_RANK: model.maxSize - 1,
       HANDSHAKE_WAIT_SECONDS: handshake?.waitSeconds ?? DEFAULT_HANDSHAKE_WAIT_SECONDS,
       PARENT_WATCH_SECONDS: handshake?.parentWatchSeconds ?? DEFAULT_PARENT_WATCH_SECONDS,
+      WORKER_RC_SCRIPT: `${model.scriptsDir}/${WORKER_RC_SCRIPT_KEY}`,
+      LEAD_PROGRAM_SCRIPT: `${model.scriptsDir}/${LEAD_PROGRAM_SCRIPT_KEY}`,
+      INIT_SCRIPT: `${model.scriptsDir}/${INIT_SCRIPT_KEY}`,
     },
     flags: {
       STRICT: model.strict,
       TIMED: model.timed,
       VIEW_DISABLED: model.viewDisabled,
+      VIEW_IMAGE_VOLUME: model.viewImageVolume,
       SIMPLE_SCHEDULER: model.simpleScheduler,
+      WORKER_RC: model.workerRcPlans.length > 0,
       ARCHIVE: model.archivePath !== undefined,
       HANDSHAKE: handshake !== undefined,
       RESOLVE_PARENT: handshake?.resolveParent === true,
@@ -135,6 +148,15 @@ function renderEntrypoint(model: ScriptModel): string {
     },
   };
   return renderTemplate('entrypoint.sh', context);
+}
+
+/** The worker brokers' rc1 and rc3, with every verified plan. */
+function renderWorkerRc(model: ScriptModel): string {
+  return renderTemplate(WORKER_RC_SCRIPT_KEY, {
+    values: { QUIET: String(model.quiet), PLANS: model.workerRcPlans.map((p) => `${p.fingerprint} ${p.name}`) },
+    flags: {},
+    lines: { PLAN_MODULES: model.workerRcPlans.map((p) => `plan_modules_${p.name}=${shellQuote(p.modules.join(' '))}`) },
+  });
 }
 
 /** The readiness probe: the Flux port as /proc/net/tcp prints it, the lead's socket path. */
@@ -281,6 +303,11 @@ function checkModel(model: ScriptModel): string[] {
   }
   if (!Number.isInteger(model.workerRestartDelaySeconds) || model.workerRestartDelaySeconds < 0) {
     bad('workerRestartDelaySeconds', model.workerRestartDelaySeconds, 'must be an integer >= 0');
+  }
+  for (const plan of model.workerRcPlans) {
+    if (!/^[A-Za-z0-9_]+$/.test(plan.name)) bad('workerRcPlans.name', plan.name, 'must be letters, digits and _ (a shell variable suffix)');
+    if (!/^[0-9]+-[0-9]+$/.test(plan.fingerprint)) bad('workerRcPlans.fingerprint', plan.fingerprint, "must be cksum's '<crc>-<bytes>'");
+    for (const m of plan.modules) if (!/^[a-z0-9-]+$/.test(m)) bad('workerRcPlans.modules', m, 'must be a Flux module name');
   }
   for (const [name] of model.fluxEnvironment) {
     if (!ENV_NAME.test(name)) bad('fluxEnvironment', name, 'names must be shell variable names');

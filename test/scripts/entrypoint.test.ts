@@ -21,6 +21,11 @@ function runEntrypoint(model: ScriptModel, options: Parameters<Sandbox['run']>[2
   return sandbox.run('entrypoint.sh', scripts['entrypoint.sh'], options);
 }
 
+/** The lead's initial program wrapper, first word of every program (lead-program.sh). */
+function leadProgram(): string[] {
+  return ['bash', path.join(sandbox.scripts, 'lead-program.sh')];
+}
+
 describe('entrypoint.sh, lead broker', () => {
   test('submit mode: hello world with 1 task is flux start … flux submit -n1 --quiet --watch echo hello world', () => {
     // GIVEN the operator's hello-world defaults
@@ -33,7 +38,7 @@ describe('entrypoint.sh, lead broker', () => {
     const [start] = sandbox.brokerCalls();
     expect(start.argv).toEqual([
       'start', '-o', '--config', `${sandbox.mount}/config/etc/flux/config`, ...brokerOptions(sandbox.mount),
-      'flux', 'submit', '-n1', '--quiet', '--watch', 'echo', 'hello', 'world',
+      ...leadProgram(), 'flux', 'submit', '-n1', '--quiet', '--watch', 'echo', 'hello', 'world',
     ]);
   });
 
@@ -47,7 +52,7 @@ describe('entrypoint.sh, lead broker', () => {
     expect(runEntrypoint(model).status).toBe(0);
     expect(sandbox.brokerCalls()[0].argv).toEqual([
       'start', '--wrap=strace,-e,network,-tt', '-o', '--config', `${sandbox.mount}/config/etc/flux/config`,
-      ...brokerOptions(sandbox.mount),
+      ...brokerOptions(sandbox.mount), ...leadProgram(),
       'fusion', '--mode', 'a b', 'flux', 'mini', 'submit', '-N', '4', '-n4', '-ompi=openmpi@5', '--quiet', '--watch',
       'echo', 'hello', 'world',
     ]);
@@ -61,7 +66,7 @@ describe('entrypoint.sh, lead broker', () => {
     // THEN the words are the shell's words of that line, evaluated on the lead at run time
     const argv = sandbox.brokerCalls()[0].argv;
     expect(argv.slice(argv.indexOf('-Slog-stderr-mode=local') + 1)).toEqual([
-      'printf', '%s|', 'a  b', '$HOME', sandbox.home, "it's", 'back`tick', '--last',
+      ...leadProgram(), 'printf', '%s|', 'a  b', '$HOME', sandbox.home, "it's", 'back`tick', '--last',
     ]);
   });
 
@@ -70,7 +75,7 @@ describe('entrypoint.sh, lead broker', () => {
     expect(runEntrypoint(model).status).toBe(0);
     expect(sandbox.brokerCalls()[0].argv).toEqual([
       'start', '-o', '--config', `${sandbox.mount}/config/etc/flux/config`, ...brokerOptions(sandbox.mount),
-      'snakemake', '--cores', '1', '--flux', '--jobs', '1',
+      ...leadProgram(), 'snakemake', '--cores', '1', '--flux', '--jobs', '1',
     ]);
   });
 
@@ -106,7 +111,7 @@ describe('entrypoint.sh, lead broker', () => {
     // AND it is the initial program, with FLUX_OUTPUT_DIR created
     const start = sandbox.brokerCalls()[0];
     const program = start.argv.slice(start.argv.indexOf('-Slog-stderr-mode=local') + 1);
-    expect(program).toEqual(['bash', batchFile]);
+    expect(program).toEqual([...leadProgram(), 'bash', batchFile]);
     expect(start.env.FLUX_OUTPUT_DIR).toBe(sandbox.logs);
     expect(fs.statSync(sandbox.logs).isDirectory()).toBe(true);
   });
@@ -147,10 +152,11 @@ describe('entrypoint.sh, lead broker', () => {
     // AND the initial program submits it with the flags, output kept in the KVS, and attaches to it
     const start = sandbox.brokerCalls()[0];
     const program = start.argv.slice(start.argv.indexOf('-Slog-stderr-mode=local') + 1);
-    expect(program).toEqual([
+    expect(program.slice(0, 2)).toEqual(leadProgram());
+    expect(program.slice(2)).toEqual([
       'bash', '-c', 'batch_id=$(flux batch --output=kvs "$@") && flux job attach "$batch_id"', 'flux-batch', '-N', '2', '-n2', batchFile,
     ]);
-    const inner = sandbox.run('program.sh', `exec ${program.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ')}\n`, { env: { FAKE_FLUX_ATTACH_CODE: '4' } });
+    const inner = sandbox.run('program.sh', `exec ${program.slice(2).map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ')}\n`, { env: { FAKE_FLUX_ATTACH_CODE: '4' } });
     // AND the lead prints the batch's output and ends with its exit code
     expect(inner.status).toBe(4);
     const batchCall = sandbox.fluxCalls().length - 1;
@@ -235,7 +241,7 @@ describe('entrypoint.sh, lead broker', () => {
       // The fake flux start does not run its program, so the inner time wrapper shows up in argv.
       const argv = sandbox.brokerCalls()[0].argv;
       expect(argv.slice(argv.indexOf('-Slog-stderr-mode=local') + 1, -6)).toEqual([
-        '/usr/bin/time', '-f', 'FLUXTIME fluxsubmit wall time %E', 'flux', 'submit',
+        ...leadProgram(), '/usr/bin/time', '-f', 'FLUXTIME fluxsubmit wall time %E', 'flux', 'submit',
       ]);
     } else {
       expect(result.status).toBe(1);

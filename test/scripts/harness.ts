@@ -71,6 +71,13 @@ if [ "$1 $2" = "job attach" ]; then
   printf 'errors of %s\n' "$3" >&2
   exit "\${FAKE_FLUX_ATTACH_CODE:-0}"
 fi
+# 'flux job stats' prints FAKE_FLUX_JOB_STATS (default: no job ever), or fails with FAKE_FLUX_STATS_EXIT.
+if [ "$1 $2" = "job stats" ]; then
+  if [ -n "\${FAKE_FLUX_STATS_EXIT:-}" ]; then exit "$FAKE_FLUX_STATS_EXIT"; fi
+  none='{"job_states":{"depend":0,"priority":0,"sched":0,"run":0,"cleanup":0,"inactive":0,"total":0}}'
+  printf '%s\\n' "\${FAKE_FLUX_JOB_STATS:-$none}"
+  exit 0
+fi
 if [ "$1 $2" = "job wait" ]; then
   exit "\${FAKE_FLUX_WAIT_CODE:-0}"
 fi
@@ -107,6 +114,8 @@ export interface RunOptions {
   readonly env?: Record<string, string>;
   /** Run as this uid/gid (needs root; skipped when the tests already run unprivileged). */
   readonly uid?: number;
+  /** The script's arguments. */
+  readonly args?: string[];
 }
 
 /** A temp directory tree standing in for the pod's volumes. */
@@ -239,9 +248,10 @@ export class Sandbox {
       ...(options.onStart ? { FAKE_FLUX_ON_START: options.onStart } : {}),
       ...options.env,
     };
+    const args = options.args ?? [];
     return options.uid === undefined
-      ? ['bash', [file], { cwd: this.work, env }]
-      : ['setpriv', [`--reuid=${options.uid}`, `--regid=${options.uid}`, '--clear-groups', 'bash', file], { cwd: this.work, env }];
+      ? ['bash', [file, ...args], { cwd: this.work, env }]
+      : ['setpriv', [`--reuid=${options.uid}`, `--regid=${options.uid}`, '--clear-groups', 'bash', file, ...args], { cwd: this.work, env }];
   }
 
   /** The calls the fake flux recorded, in order. */
@@ -353,6 +363,7 @@ export function sampleModel(sandbox?: Sandbox, overrides: Partial<ScriptModel> =
     resourceEncodeArgs: ['--local'],
     fluxEnvironment: [],
     simpleScheduler: false,
+    workerRcPlans: [],
     quiet: false,
     strict: false,
     timed: false,

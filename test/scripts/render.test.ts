@@ -9,14 +9,20 @@ import { renderTemplateText } from '../../lib/scripts/template';
 import { brokerOptions, brokerToml, sampleModel } from './harness';
 
 describe('renderScripts', () => {
-  test('returns exactly broker.toml, the init, entrypoint and one start script per sidecar', () => {
+  test('returns exactly broker.toml, the init, entrypoint, the lead program wrapper and one start script per sidecar', () => {
     const model = sampleModel(undefined, {
       sidecars: [
         { name: 'nginx', command: 'nginx -g "daemon off;"', commands: {} },
         { name: 'flux-queue', commands: { servicePre: 'true' } },
       ],
     });
-    expect(Object.keys(renderScripts(model))).toEqual(['broker.toml', 'flux-init.sh', 'entrypoint.sh', 'start-nginx.sh', 'start-flux-queue.sh']);
+    expect(Object.keys(renderScripts(model))).toEqual(['broker.toml', 'flux-init.sh', 'entrypoint.sh', 'start-nginx.sh', 'start-flux-queue.sh', 'lead-program.sh']);
+    // AND an interactive lead has no program to wrap; worker-rc.sh comes with verified plans only
+    const interactive = renderScripts(sampleModel(undefined, { leadMode: LeadMode.INTERACTIVE, command: undefined }));
+    expect(Object.keys(interactive)).not.toContain('lead-program.sh');
+    expect(Object.keys(interactive)).not.toContain('worker-rc.sh');
+    const withPlans = renderScripts(sampleModel(undefined, { workerRcPlans: [{ name: 'p', fingerprint: '1-2', modules: ['kvs'] }] }));
+    expect(Object.keys(withPlans)).toContain('worker-rc.sh');
   });
 
   test('is deterministic', () => {
@@ -83,7 +89,8 @@ describe('renderScripts', () => {
     });
     for (const [key, text] of Object.entries(renderScripts(model))) {
       expect({ key, hasDefault: text.includes('/mnt/flux') }).toEqual({ key, hasDefault: false });
-      expect(text).toContain(mountPath);
+      // (the lead's program wrapper names no path at all)
+      if (key !== 'lead-program.sh') expect(text).toContain(mountPath);
     }
   });
 

@@ -3,6 +3,8 @@ import { CERTIFICATE_MOUNT_DIR, CERTIFICATE_SECRET_KEY } from '../../core/certif
 import { hostname, rangeHostlist } from '../../core/hostlist';
 import { ENTRYPOINT_MOUNT_DIR } from '../../core/paths';
 import { childRanks } from '../../core/topology';
+import { WORKER_RC_PLANS } from '../../core/worker-rc-plans';
+import { parse as parseToml } from 'smol-toml';
 import { HandshakeScriptModel, LeadMode, ScriptModel } from '../../scripts/model';
 import { nodeTaskFlags, resourceEncodeArgs, ResolvedMiniCluster } from './resolve';
 
@@ -40,6 +42,7 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
     resourceEncodeArgs: resourceEncodeArgs(c),
     fluxEnvironment: Object.entries(r.props.flux?.environment ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)),
     simpleScheduler: r.simpleScheduler,
+    workerRcPlans: workerRcApplies(brokerToml, brokerOptions) ? WORKER_RC_PLANS : [],
     quiet: r.quiet,
     strict: r.strict,
     timed: r.timed,
@@ -74,6 +77,22 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
       .filter((x, i) => i !== r.runnerIndex && !x.noWrapEntrypoint)
       .map((x) => ({ name: x.name!, command: x.command, commands: { init: x.commands?.init, pre: x.commands?.pre, post: x.commands?.post, servicePre: x.commands?.servicePre } })),
   };
+}
+
+/**
+ * Whether worker-rc.sh may stand in for a worker's flux-modprobe: not when the broker config has a
+ * table that changes what flux-modprobe loads on workers ([systemd] adds the sdbus modules, [modules]
+ * edits any module), nor when the broker options set rc1 or rc3 themselves.
+ */
+function workerRcApplies(brokerToml: string, brokerOptions: readonly string[]): boolean {
+  if (brokerOptions.some((o) => /^-Sbroker\.rc[13]_path=/.test(o))) return false;
+  let config: Record<string, unknown>;
+  try {
+    config = parseToml(brokerToml);
+  } catch {
+    return false;
+  }
+  return !('systemd' in config) && !('modules' in config);
 }
 
 function blankToUndefined(s: string | undefined): string | undefined {

@@ -1,17 +1,6 @@
 # --- Helpers shared by the MiniCluster scripts (templates/common.sh) ---
 
-# A progress message, unless logging is quiet (quiet never hides the job's own output).
-say() {
-  if [ "$quiet" != true ]; then
-    printf '%s: %s\n' "$script_name" "$*"
-  fi
-}
-
-# An error message, always shown, and the end of the script.
-fail() {
-  printf '%s: error: %s\n' "$script_name" "$*" >&2
-  exit 1
-}
+#@@INCLUDE messages.sh@@
 
 # Runs a user snippet from the container's `commands` in this shell, as the Flux Operator inlined
 # them, so that a snippet can export variables for Flux. Its status (that of its last command, or

@@ -27,6 +27,12 @@ worker_max_restarts=@@WORKER_MAX_RESTARTS@@
 worker_restart_delay=@@WORKER_RESTART_DELAY_SECONDS@@
 flux_view_script=@@FLUX_VIEW_SCRIPT@@
 flux_connect_script=@@FLUX_CONNECT_SCRIPT@@
+#@@IF VIEW_IMAGE_VOLUME@@
+init_script=@@INIT_SCRIPT@@
+#@@END VIEW_IMAGE_VOLUME@@
+#@@IF WORKER_RC@@
+worker_rc_script=@@WORKER_RC_SCRIPT@@
+#@@END WORKER_RC@@
 # The container's `commands` snippets.
 hook_init=@@HOOK_INIT@@
 hook_pre=@@HOOK_PRE@@
@@ -45,6 +51,7 @@ command_line=@@COMMAND@@
 #@@END SCRIPT@@
 #@@END USER_COMMAND@@
 #@@IF RUNS_PROGRAM@@
+lead_program_script=@@LEAD_PROGRAM_SCRIPT@@
 command_prefix=@@COMMAND_PREFIX@@
 wrap_option=( @@WRAP_OPTION@@ )
 #@@END RUNS_PROGRAM@@
@@ -193,6 +200,11 @@ $2
 )"
 }
 
+#@@IF VIEW_IMAGE_VOLUME@@
+# With the view as an image volume the pod has no flux view init container (nothing to copy): the
+# runner writes the config and links the view itself, first, as that container would have.
+bash "$init_script" || exit
+#@@END VIEW_IMAGE_VOLUME@@
 run_hook init "$hook_init"
 
 # --- Who am I: hostnames are <cluster>-<index> (the Indexed Job's pod hostnames), which is also how
@@ -542,25 +554,25 @@ run_lead() {
 #@@END TIMED@@
   local submit_words=()
   split_words submit_words "$submit_command" || fail "cannot parse the submit command: $submit_command"
-  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" "${prefix_words[@]}"
+  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" bash "$lead_program_script" "${prefix_words[@]}"
     "${submit_time[@]}" "${submit_words[@]}" "${submit_flag_words[@]}" --quiet --watch "${user_command[@]}")
 #@@END LEAD_SUBMIT@@
 #@@IF LEAD_LAUNCHER@@
   # The command is the instance's initial program.
-  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" "${prefix_words[@]}"
+  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" bash "$lead_program_script" "${prefix_words[@]}"
     "${user_command[@]}")
 #@@END LEAD_LAUNCHER@@
 #@@IF LEAD_BATCH@@
 #@@UNLESS BATCH_RAW@@
   # The batch program submits each line as a job and writes their output here, on the lead.
-  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" "${prefix_words[@]}"
+  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" bash "$lead_program_script" "${prefix_words[@]}"
     bash "$batch_file")
 #@@END BATCH_RAW@@
 #@@IF BATCH_RAW@@
   # The user's script runs as one `flux batch` job, on whichever nodes it gets; its own output stays
   # in the KVS, so that this pod prints it.
   # shellcheck disable=SC2016 # $@ belongs to the inner bash, which gets the flags as arguments
-  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" "${prefix_words[@]}"
+  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" bash "$lead_program_script" "${prefix_words[@]}"
     bash -c 'batch_id=$(flux batch --output=kvs "$@") && flux job attach "$batch_id"' flux-batch "${submit_flag_words[@]}" "$batch_file")
 #@@END BATCH_RAW@@
 #@@END LEAD_BATCH@@
@@ -568,6 +580,10 @@ run_lead() {
   # No command: an interactive broker, and the pod stays up.
   local lead_argv=(flux broker --config-path "$broker_config_dir" "${broker_options[@]}")
 #@@END LEAD_INTERACTIVE@@
+#@@IF RUNS_PROGRAM@@
+  # Flux's shutdown cleanup runs in lead-program.sh, and only when jobs are left.
+  export FLUX_DISABLE_JOB_CLEANUP=t
+#@@END RUNS_PROGRAM@@
   say "starting the lead broker: ${lead_argv[*]}"
   run_flux "${start_time[@]}" "${lead_argv[@]}" || exit_status=$?
   say "the lead broker exited with code $exit_status"
@@ -578,6 +594,15 @@ run_lead() {
 run_worker() {
   run_hook workerPre "$hook_worker_pre"
   local restarts=0 starts=0 status
+#@@IF WORKER_RC@@
+  # On a verified Flux install the worker's rc1 and rc3 run without Python (worker-rc.sh): a
+  # Python flux-modprobe per worker was most of a cluster's start and stop on shared CPUs.
+  local plan
+  if plan=$(bash "$worker_rc_script" plan); then
+    say "worker broker rc1 and rc3: $worker_rc_script, plan $plan"
+    broker_options+=("-Sbroker.rc1_path=bash $worker_rc_script 1 $plan" "-Sbroker.rc3_path=bash $worker_rc_script 3 $plan")
+  fi
+#@@END WORKER_RC@@
 #@@IF HANDSHAKE@@
   # A note left by an earlier run of this container is stale.
   rm -f -- "$parent_move_file"
