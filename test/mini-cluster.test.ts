@@ -125,6 +125,20 @@ describe('MiniCluster', () => {
     expectValidManifests(docs, { kubernetesVersion: '1.34' });
   });
 
+  test('GIVEN a [systemd] table added to the broker config WHEN synthesized THEN the workers run flux-modprobe (no worker-rc.sh)', () => {
+    // GIVEN systemd enabled, which makes flux-modprobe load the sdbus modules on every rank
+    const chart = new Chart(Testing.app(), 'test');
+    const cluster = new MiniCluster(chart, 'flux-sample', hello);
+    cluster.brokerConfig.addTable('systemd', { enable: true });
+    // WHEN
+    const configMap = Testing.synth(chart).find((d) => d.kind === 'ConfigMap' && d.metadata.name === cluster.entrypointConfigMapName);
+    // THEN worker-rc.sh is not rendered and the entrypoint never swaps the workers' rc1 and rc3
+    expect(Object.keys(configMap.data)).not.toContain('worker-rc.sh');
+    expect(configMap.data['entrypoint.sh']).not.toContain('broker.rc1_path');
+    // AND without it, the workers' rc is swapped on a verified install
+    expect(synth().configMap.data['entrypoint.sh']).toContain('-Sbroker.rc1_path=bash $worker_rc_script 1 $plan');
+  });
+
   describe('source image-volume: the view image mounted read-only, nothing copied', () => {
     const imageVolume = (more: Partial<MiniClusterProps> = {}, view: object = {}): MiniClusterProps => ({
       ...hello, kubernetesVersion: '1.35', ...more, flux: { container: { source: FluxViewSource.IMAGE_VOLUME, ...view } },

@@ -229,7 +229,7 @@ export class MiniCluster extends Construct {
       ? { dir: hs.wiring.outDir, waitSeconds: hs.scriptWaitSeconds, resolveParent: hs.lifecycle === HandshakeLifecycle.INIT }
       : undefined;
     // broker.toml and the scripts that copy it, one key each.
-    return sortKeys(renderScripts(scriptModel(this.resolved, toml, this.brokerOptions(), handshake)));
+    return sortKeys(renderScripts(scriptModel(this.resolved, toml, this.brokerConfig.tableNames, this.brokerOptions(), handshake)));
   }
 
   private brokerOptions(): string[] {

@@ -4,14 +4,13 @@ import { hostname, rangeHostlist } from '../../core/hostlist';
 import { ENTRYPOINT_MOUNT_DIR } from '../../core/paths';
 import { childRanks } from '../../core/topology';
 import { WORKER_RC_PLANS } from '../../core/worker-rc-plans';
-import { parse as parseToml } from 'smol-toml';
 import { HandshakeScriptModel, LeadMode, ScriptModel } from '../../scripts/model';
 import { nodeTaskFlags, resourceEncodeArgs, ResolvedMiniCluster } from './resolve';
 
 /** Restarts allowed to a worker broker when no successPolicy reaps workers. */
 const BOUNDED_WORKER_RESTARTS = 10;
 
-export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOptions: string[], handshake?: HandshakeScriptModel): ScriptModel {
+export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerTables: readonly string[], brokerOptions: string[], handshake?: HandshakeScriptModel): ScriptModel {
   const c = r.runner;
   const script = blankToUndefined(c.commands?.script);
   const command = blankToUndefined(c.command);
@@ -42,7 +41,7 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
     resourceEncodeArgs: resourceEncodeArgs(c),
     fluxEnvironment: Object.entries(r.props.flux?.environment ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)),
     simpleScheduler: r.simpleScheduler,
-    workerRcPlans: workerRcApplies(brokerToml, brokerOptions) ? WORKER_RC_PLANS : [],
+    workerRcPlans: workerRcApplies(brokerTables, brokerOptions) ? WORKER_RC_PLANS : [],
     quiet: r.quiet,
     strict: r.strict,
     timed: r.timed,
@@ -79,20 +78,16 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerOp
   };
 }
 
+/** Broker config tables that change what flux-modprobe loads on workers: [systemd] adds the sdbus modules, [modules] edits any module. */
+const TABLES_CHANGING_WORKER_MODULES = ['systemd', 'modules'];
+
 /**
- * Whether worker-rc.sh may stand in for a worker's flux-modprobe: not when the broker config has a
- * table that changes what flux-modprobe loads on workers ([systemd] adds the sdbus modules, [modules]
- * edits any module), nor when the broker options set rc1 or rc3 themselves.
+ * Whether worker-rc.sh may stand in for a worker's flux-modprobe: not with a broker config table
+ * that changes the workers' modules, nor when the broker options set rc1 or rc3 themselves.
  */
-function workerRcApplies(brokerToml: string, brokerOptions: readonly string[]): boolean {
+function workerRcApplies(brokerTables: readonly string[], brokerOptions: readonly string[]): boolean {
   if (brokerOptions.some((o) => /^-Sbroker\.rc[13]_path=/.test(o))) return false;
-  let config: Record<string, unknown>;
-  try {
-    config = parseToml(brokerToml);
-  } catch {
-    return false;
-  }
-  return !('systemd' in config) && !('modules' in config);
+  return !brokerTables.some((t) => TABLES_CHANGING_WORKER_MODULES.includes(t));
 }
 
 function blankToUndefined(s: string | undefined): string | undefined {
