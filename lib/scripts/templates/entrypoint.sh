@@ -545,6 +545,12 @@ run_lead() {
 #@@END SCRIPT@@
 #@@END USER_COMMAND@@
   prepare_broker_config
+#@@IF RUNS_PROGRAM@@
+  # Every mode with a program: the broker, then lead-program.sh around the program, which runs Flux's
+  # shutdown cleanup itself, and only when jobs are left.
+  local program_start=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" bash "$lead_program_script" "${prefix_words[@]}")
+  export FLUX_DISABLE_JOB_CLEANUP=t
+#@@END RUNS_PROGRAM@@
 #@@IF LEAD_SUBMIT@@
 #@@IF TIMED@@
   local submit_time=(/usr/bin/time -f 'FLUXTIME fluxsubmit wall time %E')
@@ -554,25 +560,22 @@ run_lead() {
 #@@END TIMED@@
   local submit_words=()
   split_words submit_words "$submit_command" || fail "cannot parse the submit command: $submit_command"
-  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" bash "$lead_program_script" "${prefix_words[@]}"
-    "${submit_time[@]}" "${submit_words[@]}" "${submit_flag_words[@]}" --quiet --watch "${user_command[@]}")
+  local lead_argv=("${program_start[@]}" "${submit_time[@]}" "${submit_words[@]}" "${submit_flag_words[@]}" --quiet --watch "${user_command[@]}")
 #@@END LEAD_SUBMIT@@
 #@@IF LEAD_LAUNCHER@@
   # The command is the instance's initial program.
-  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" bash "$lead_program_script" "${prefix_words[@]}"
-    "${user_command[@]}")
+  local lead_argv=("${program_start[@]}" "${user_command[@]}")
 #@@END LEAD_LAUNCHER@@
 #@@IF LEAD_BATCH@@
 #@@UNLESS BATCH_RAW@@
   # The batch program submits each line as a job and writes their output here, on the lead.
-  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" bash "$lead_program_script" "${prefix_words[@]}"
-    bash "$batch_file")
+  local lead_argv=("${program_start[@]}" bash "$batch_file")
 #@@END BATCH_RAW@@
 #@@IF BATCH_RAW@@
   # The user's script runs as one `flux batch` job, on whichever nodes it gets; its own output stays
   # in the KVS, so that this pod prints it.
   # shellcheck disable=SC2016 # $@ belongs to the inner bash, which gets the flags as arguments
-  local lead_argv=(flux start "${wrap_option[@]}" -o --config "$broker_config_dir" "${broker_options[@]}" bash "$lead_program_script" "${prefix_words[@]}"
+  local lead_argv=("${program_start[@]}"
     bash -c 'batch_id=$(flux batch --output=kvs "$@") && flux job attach "$batch_id"' flux-batch "${submit_flag_words[@]}" "$batch_file")
 #@@END BATCH_RAW@@
 #@@END LEAD_BATCH@@
@@ -580,10 +583,6 @@ run_lead() {
   # No command: an interactive broker, and the pod stays up.
   local lead_argv=(flux broker --config-path "$broker_config_dir" "${broker_options[@]}")
 #@@END LEAD_INTERACTIVE@@
-#@@IF RUNS_PROGRAM@@
-  # Flux's shutdown cleanup runs in lead-program.sh, and only when jobs are left.
-  export FLUX_DISABLE_JOB_CLEANUP=t
-#@@END RUNS_PROGRAM@@
   say "starting the lead broker: ${lead_argv[*]}"
   run_flux "${start_time[@]}" "${lead_argv[@]}" || exit_status=$?
   say "the lead broker exited with code $exit_status"
