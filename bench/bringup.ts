@@ -23,7 +23,7 @@ import { synthCluster } from '../e2e/cases/synth';
 import { certificateSecret } from '../e2e/certificate';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { RssSampler } from './bringup/rss';
-import { phaseMedian, phases, PhaseTimes } from './bringup/phases';
+import { phaseCells, phases, PhaseTimes } from './bringup/phases';
 import { median } from './stats';
 import { printTable } from './table';
 
@@ -156,12 +156,7 @@ async function main(): Promise<void> {
       }
       for (const which of JOBS) {
         const ps = rounds.map((r) => r[which].phases).filter((p): p is PhaseTimes => !!p);
-        // (– : no init container, the image volume's runner writes its config itself)
-        const m = (k: keyof PhaseTimes) => {
-          const v = phaseMedian(ps, k);
-          return v === undefined ? '–' : f2(v);
-        };
-        phaseRows.push(`| ${n} | ${s.name} | ${which} | ${m('lastPod')} | ${m('init')} | ${m('mainStart')} | ${m('brokerStart')} | ${m('connected')} | ${m('success')} |`);
+        phaseRows.push(`| ${n} | ${s.name} | ${which} | ${phaseCells(ps, 2)} |`);
       }
       if (s.dnsDelay !== undefined) {
         const healthy = SCENARIOS[0].name;

@@ -15,7 +15,7 @@ import { scaleCluster } from '../e2e/cases/scale';
 import { certificateSecret } from '../e2e/certificate';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { RssSampler } from './bringup/rss';
-import { phaseMedian, phases, PhaseTimes } from './bringup/phases';
+import { phaseCells, phases } from './bringup/phases';
 import { median } from './stats';
 import { printTable } from './table';
 
@@ -103,11 +103,7 @@ async function main(): Promise<void> {
     table.push(`| ${size} | ${source} | ${all('brokers')} | ${seen.length ? f1(median(seen)) : 'n/a'} | ${all('success')} | ${f1(median(rows.map((r) => r.success)))} `
       + `| ${rows.filter((r) => r.firstTry === 1).length} of ${rows.length} | ${f1(Math.max(...rows.map((r) => r.brokerRssMiB)))} | ${f1(Math.max(...rows.map((r) => r.sidecarRssMiB)))} |`);
     const ps = rows.map((r) => phases(r.summary)).filter((p): p is NonNullable<typeof p> => p !== undefined);
-    const m = (k: keyof PhaseTimes) => {
-      const v = phaseMedian(ps, k);
-      return v === undefined ? '–' : f1(v);
-    };
-    phaseRows.push(`| ${size} | ${source} | ${m('lastPod')} | ${m('init')} | ${m('mainStart')} | ${m('brokerStart')} | ${m('connected')} | ${m('success')} |`);
+    phaseRows.push(`| ${size} | ${source} | ${phaseCells(ps, 1)} |`);
   }
   console.log(`\n${RUNS} runs each; seconds from the first pod's start; RSS is VmHWM, the largest of any one process.\n`);
   printTable(['pods', 'view', 'brokers connected (runs)', 'median', 'Job success (runs)', 'median', 'every broker connected on its first try', 'peak RSS, one broker (MiB)', 'peak RSS, one sidecar (MiB)'], 'rllrlrlrr', table);

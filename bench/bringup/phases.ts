@@ -32,8 +32,11 @@ export function phases(summary: Summary): PhaseTimes | undefined {
   };
 }
 
-/** The median of one phase over runs, or undefined when no run has it (pods without init containers). */
-export function phaseMedian(ps: readonly PhaseTimes[], key: keyof PhaseTimes): number | undefined {
-  const values = ps.map((p) => p[key]).filter((v): v is number => v !== undefined);
-  return values.length > 0 ? median(values) : undefined;
+/** The phases' medians over runs as table cells, lastPod to success, '–' for a phase no run has (pods without init containers). */
+export function phaseCells(ps: readonly PhaseTimes[], digits: number): string {
+  const keys: Array<keyof PhaseTimes> = ['lastPod', 'init', 'mainStart', 'brokerStart', 'connected', 'success'];
+  return keys.map((key) => {
+    const values = ps.map((p) => p[key]).filter((v): v is number => v !== undefined);
+    return values.length > 0 ? median(values).toFixed(digits) : '–';
+  }).join(' | ');
 }
