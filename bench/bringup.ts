@@ -13,7 +13,9 @@
  * library variant's slow-DNS time over its own healthy-DNS time (when both scenarios ran).
  * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX). BRINGUP_RUNS sets the rounds (default 3),
  * BRINGUP_SIZES the pod counts (default 4,16), BRINGUP_SCENARIOS which scenarios (indexes into
- * SCENARIOS, default all), so that a long benchmark can run in parts.
+ * SCENARIOS, default all), so that a long benchmark can run in parts. The image volume's content is
+ * prepared by an untimed run before the timed ones (bringup/image-root.ts); BRINGUP_IMAGE_ROOT=podemu
+ * leaves it to podemu, which builds it when the first pod mounts it, inside the measured time.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -22,6 +24,7 @@ import { FluxViewSource } from '../lib';
 import { synthCluster } from '../e2e/cases/synth';
 import { certificateSecret } from '../e2e/certificate';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
+import { prepareImageRoots } from './bringup/image-root';
 import { RssSampler } from './bringup/rss';
 import { phaseCells, phases, PhaseTimes } from './bringup/phases';
 import { median } from './stats';
@@ -31,6 +34,8 @@ const WORK = process.env.BRINGUP_DIR ?? '/tmp/cdk8s-minicluster-bringup';
 const RUNS = Number(process.env.BRINGUP_RUNS ?? 3);
 const SIZES = (process.env.BRINGUP_SIZES ?? '4,16').split(',').map(Number);
 const SCENARIO_PICK = process.env.BRINGUP_SCENARIOS?.split(',').map(Number);
+/** `prepared` (default): the image volume's content is built before the timed runs (bringup/image-root.ts); `podemu`: by podemu, at the first pod. */
+const IMAGE_ROOT = process.env.BRINGUP_IMAGE_ROOT ?? 'prepared';
 
 interface Scenario {
   readonly name: string;
@@ -93,11 +98,11 @@ function naiveManifests(dir: string, n: number, podemu: string): { manifests: st
   return { manifests: [file], secrets: [path.join(testdata, 'fluxtest-curve-secret.yaml')], job: 'fluxtest' };
 }
 
-async function measure(engines: Engines, input: { manifests: string[]; secrets: string[]; job: string }, s: Scenario, logs: string, rss?: RssSampler): Promise<Measure> {
+async function measure(engines: Engines, input: { manifests: string[]; secrets: string[]; job: string }, s: Scenario, logs: string, rss?: RssSampler, imageRoots?: Record<string, string>): Promise<Measure> {
   fs.rmSync(logs, { recursive: true, force: true });
   const run = new PodemuRun(engines, {
     manifests: input.manifests, job: input.job, extraSecrets: input.secrets, logs, timeout: 300,
-    dnsDelay: s.dnsDelay, negTtl: s.negTtl, stagger: s.stagger,
+    dnsDelay: s.dnsDelay, negTtl: s.negTtl, stagger: s.stagger, imageRoots,
   });
   rss?.start();
   let summary: Summary;
@@ -121,7 +126,10 @@ async function main(): Promise<void> {
     console.log(`bench:bringup skipped: ${engines.missing.join('; ')}`);
     return;
   }
+  if (IMAGE_ROOT !== 'prepared' && IMAGE_ROOT !== 'podemu') throw new Error(`BRINGUP_IMAGE_ROOT must be prepared or podemu, got '${IMAGE_ROOT}'`);
   const rss = new RssSampler('handshake.js');
+  /** The image volume's content, prepared once by an untimed run (its Flux install is the same at every size). */
+  let imageRoots: Record<string, string> | undefined;
   const rows: string[] = [];
   const phaseRows: string[] = [];
   const lastPodRows: string[] = [];
@@ -133,6 +141,10 @@ async function main(): Promise<void> {
       'library, image volume': libraryManifests(path.join(WORK, `${JOB_DIRS['library, image volume']}-${n}`), n, FluxViewSource.IMAGE_VOLUME),
       'naive': naiveManifests(path.join(WORK, `${JOB_DIRS.naive}-${n}`), n, engines.podemu!),
     };
+    if (IMAGE_ROOT === 'prepared' && !imageRoots) {
+      imageRoots = await prepareImageRoots(engines, inputs['library, image volume'], path.join(WORK, 'image-root'));
+      console.log(`The image volume's content, built by podemu in an untimed run: ${Object.entries(imageRoots).map(([ref, dir]) => `${ref} -> ${dir}`).join(', ')} (BRINGUP_IMAGE_ROOT=podemu builds it at the first pod instead)`);
+    }
     /** Median Job success of each Job under each scenario of this size, for the slow / healthy ratios. */
     const successOf = new Map<string, number>();
     for (const s of scenarios) {
@@ -142,7 +154,8 @@ async function main(): Promise<void> {
         const order = JOBS.map((_, k) => JOBS[(k + i) % JOBS.length]);
         const got: Partial<Record<JobKind, Measure>> = {};
         for (const which of order) {
-          got[which] = await measure(engines, inputs[which], s, path.join(WORK, `logs-${JOB_DIRS[which]}`), which === 'naive' ? undefined : rss);
+          got[which] = await measure(engines, inputs[which], s, path.join(WORK, `logs-${JOB_DIRS[which]}`), which === 'naive' ? undefined : rss,
+            which === 'library, image volume' ? imageRoots : undefined);
         }
         const round = got as Record<JobKind, Measure>;
         rounds.push(round);

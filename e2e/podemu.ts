@@ -42,6 +42,10 @@ export interface PodemuOptions {
   readonly extraSecrets?: string[];
   readonly logs: string;
   readonly workdir?: string;
+  /** `--keep-workdir`: podemu leaves its scratch space (volumes, image content) in `workdir`. */
+  readonly keepWorkdir?: boolean;
+  /** `--image-root REF=DIR`: the content of the image volumes of reference REF. */
+  readonly imageRoots?: Readonly<Record<string, string>>;
   readonly timeout: number;
   readonly stagger?: number;
   readonly dnsDelay?: number;
@@ -123,6 +127,8 @@ export class PodemuRun {
     for (const m of o.manifests) args.push('--manifests', m);
     for (const s of o.extraSecrets ?? []) args.push('--extra-secret', s);
     if (o.workdir) args.push('--workdir', o.workdir);
+    if (o.keepWorkdir) args.push('--keep-workdir');
+    for (const [ref, dir] of Object.entries(o.imageRoots ?? {})) args.push('--image-root', `${ref}=${dir}`);
     if (o.stagger !== undefined) args.push('--stagger', String(o.stagger));
     if (o.dnsDelay !== undefined) args.push('--dns-delay', String(o.dnsDelay));
     if (o.negTtl !== undefined) args.push('--neg-ttl', String(o.negTtl));
