@@ -34,7 +34,8 @@ interface Row {
   /** podemu's largest spacing of its broker samples (s): under load it can miss a connection. */
   readonly sampleGap: number;
   readonly success: number;
-  readonly firstTry: number;
+  /** Of the connections podemu saw, the share that was a broker's first and only one; null when it saw none. */
+  readonly firstTry: number | null;
   readonly brokerRssMiB: number;
   readonly sidecarRssMiB: number;
   readonly summary: Summary;
@@ -72,7 +73,7 @@ async function runOnce(engines: Engines, size: number, source: FluxViewSource, r
     brokers: summary.flux_instance_up_s,
     sampleGap: summary.tcp_sample_interval_max_s ?? 0,
     success: summary.wall_time_s,
-    firstTry: seen.length ? firstTry / seen.length : 0,
+    firstTry: seen.length ? firstTry / seen.length : null,
     brokerRssMiB: broker.peakKiB / 1024,
     sidecarRssMiB: sidecar.peakKiB / 1024,
     summary,
@@ -80,6 +81,13 @@ async function runOnce(engines: Engines, size: number, source: FluxViewSource, r
 }
 
 const f1 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(1));
+
+/** In how many runs every connection podemu saw was a first and only one, of the runs where it saw any. */
+function firstTryCell(rows: readonly Row[]): string {
+  const seen = rows.filter((r) => r.firstTry !== null);
+  const unseen = rows.length - seen.length;
+  return `${seen.filter((r) => r.firstTry === 1).length} of ${seen.length}${unseen ? ` (${unseen} run${unseen > 1 ? 's' : ''}: no connection seen)` : ''}`;
+}
 
 async function main(): Promise<void> {
   const engines = findEngines();
@@ -95,13 +103,13 @@ async function main(): Promise<void> {
       const r = await runOnce(engines, size, source, i + 1);
       rows.push(r);
       console.log(`${size} pods, ${source}, run ${i + 1}: brokers connected ${f1(r.brokers)} s, Job success ${f1(r.success)} s, `
-        + `first-try connects ${Math.round(r.firstTry * 100)}% (of those podemu saw; largest sample gap ${f1(r.sampleGap)} s), `
+        + `first-try connects ${r.firstTry === null ? 'not seen' : `${Math.round(r.firstTry * 100)}%`} (of those podemu saw; largest sample gap ${f1(r.sampleGap)} s), `
         + `peak RSS broker ${f1(r.brokerRssMiB)} MiB, sidecar ${f1(r.sidecarRssMiB)} MiB`);
     }
     const all = (k: 'brokers' | 'success') => rows.map((r) => f1(r[k])).join(', ');
     const seen = rows.map((r) => r.brokers).filter((b): b is number => b !== null);
     table.push(`| ${size} | ${source} | ${all('brokers')} | ${seen.length ? f1(median(seen)) : 'n/a'} | ${all('success')} | ${f1(median(rows.map((r) => r.success)))} `
-      + `| ${rows.filter((r) => r.firstTry === 1).length} of ${rows.length} | ${f1(Math.max(...rows.map((r) => r.brokerRssMiB)))} | ${f1(Math.max(...rows.map((r) => r.sidecarRssMiB)))} |`);
+      + `| ${firstTryCell(rows)} | ${f1(Math.max(...rows.map((r) => r.brokerRssMiB)))} | ${f1(Math.max(...rows.map((r) => r.sidecarRssMiB)))} |`);
     const ps = rows.map((r) => phases(r.summary)).filter((p): p is NonNullable<typeof p> => p !== undefined);
     phaseRows.push(`| ${size} | ${source} | ${phaseCells(ps, 1)} |`);
   }
