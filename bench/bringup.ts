@@ -24,7 +24,7 @@ import { FluxViewSource } from '../lib';
 import { synthCluster } from '../e2e/cases/synth';
 import { certificateSecret } from '../e2e/certificate';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
-import { prepareImageRoots } from './bringup/image-root';
+import { JobInput, prepareImageRoots } from './bringup/image-root';
 import { RssSampler } from './bringup/rss';
 import { phaseCells, phases, PhaseTimes } from './bringup/phases';
 import { median } from './stats';
@@ -68,7 +68,7 @@ const LIBRARY_JOBS = ['library', 'library, view in memory', 'library, image volu
 const JOB_DIRS: Record<JobKind, string> = { 'library': 'lib', 'library, view in memory': 'lib-memory', 'library, image volume': 'lib-image', 'naive': 'naive' };
 
 /** The library's side: a MiniCluster running the naive Job's initial program as its own. */
-function libraryManifests(dir: string, n: number, source: FluxViewSource): { manifests: string[]; secrets: string[]; job: string } {
+function libraryManifests(dir: string, n: number, source: FluxViewSource): JobInput {
   const manifests = synthCluster('bringup', 'default', 'fluxlib', {
     size: n,
     logging: { quiet: true },
@@ -81,7 +81,7 @@ function libraryManifests(dir: string, n: number, source: FluxViewSource): { man
 }
 
 /** podemu's naive Job, resized from 4 to n pods (hosts, the job's -N, completions, parallelism). */
-function naiveManifests(dir: string, n: number, podemu: string): { manifests: string[]; secrets: string[]; job: string } {
+function naiveManifests(dir: string, n: number, podemu: string): JobInput {
   const testdata = path.join(path.dirname(podemu), 'testdata');
   const docs = parseAllDocuments(fs.readFileSync(path.join(testdata, 'fluxtest.yaml'), 'utf8')).map((d) => d.toJS()).filter((d) => d);
   for (const d of docs) {
@@ -98,7 +98,7 @@ function naiveManifests(dir: string, n: number, podemu: string): { manifests: st
   return { manifests: [file], secrets: [path.join(testdata, 'fluxtest-curve-secret.yaml')], job: 'fluxtest' };
 }
 
-async function measure(engines: Engines, input: { manifests: string[]; secrets: string[]; job: string }, s: Scenario, logs: string, rss?: RssSampler, imageRoots?: Record<string, string>): Promise<Measure> {
+async function measure(engines: Engines, input: JobInput, s: Scenario, logs: string, rss?: RssSampler, imageRoots?: Record<string, string>): Promise<Measure> {
   fs.rmSync(logs, { recursive: true, force: true });
   const run = new PodemuRun(engines, {
     manifests: input.manifests, job: input.job, extraSecrets: input.secrets, logs, timeout: 300,
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
   const lastPodRows: string[] = [];
   const scenarios = SCENARIO_PICK ? SCENARIO_PICK.map((i) => SCENARIOS[i]) : SCENARIOS;
   for (const n of SIZES) {
-    const inputs: Record<JobKind, { manifests: string[]; secrets: string[]; job: string }> = {
+    const inputs: Record<JobKind, JobInput> = {
       'library': libraryManifests(path.join(WORK, `${JOB_DIRS.library}-${n}`), n, FluxViewSource.COPY_TO_DISK),
       'library, view in memory': libraryManifests(path.join(WORK, `${JOB_DIRS['library, view in memory']}-${n}`), n, FluxViewSource.COPY_TO_MEMORY),
       'library, image volume': libraryManifests(path.join(WORK, `${JOB_DIRS['library, image volume']}-${n}`), n, FluxViewSource.IMAGE_VOLUME),

@@ -17,6 +17,7 @@ import { Engines, PodemuRun } from '../../e2e/podemu';
 /** Where podemu's workdir keeps the flux-view layout it builds for an image volume (podemu.py, `flux_view_image_root`). */
 const PODEMU_VIEW_ROOT = path.join('image', 'flux-view-root');
 
+/** A Job to run in podemu: its manifests, the Secrets that come beside them, its name. */
 export interface JobInput {
   readonly manifests: string[];
   readonly secrets: string[];
