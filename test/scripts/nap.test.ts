@@ -9,6 +9,8 @@ import * as os from 'os';
 import * as path from 'path';
 
 const TEMPLATES = path.join(__dirname, '..', '..', 'lib', 'scripts', 'templates');
+/** The helpers nap comes with, as the rendered scripts include them (the #@@INCLUDE line is a comment to bash). */
+const helpers = ['messages.sh', 'common.sh'].map((f) => fs.readFileSync(path.join(TEMPLATES, f), 'utf8')).join('\n');
 
 let dir: string;
 beforeEach(() => {
@@ -19,9 +21,8 @@ afterEach(() => {
 });
 
 test('GIVEN a sleep on PATH that records its calls WHEN nap runs five times THEN sleep never ran, and nap returned each time', () => {
-  // GIVEN a recording sleep first on PATH, and the helpers (the #@@INCLUDE line is a comment to bash)
+  // GIVEN a recording sleep first on PATH, and the helpers
   fs.writeFileSync(path.join(dir, 'sleep'), `#!/bin/sh\necho "$@" >> '${dir}/sleep-calls'\n`, { mode: 0o755 });
-  const helpers = ['messages.sh', 'common.sh'].map((f) => fs.readFileSync(path.join(TEMPLATES, f), 'utf8')).join('\n');
   const script = `quiet=true\nscript_name=test\n${helpers}\nfor i in 1 2 3 4 5; do nap; echo "nap $i"; done\n`;
   // WHEN
   const result = spawnSync('bash', ['-c', script], { env: { PATH: `${dir}:/usr/bin:/bin`, HOME: dir }, encoding: 'utf8' });
@@ -32,7 +33,6 @@ test('GIVEN a sleep on PATH that records its calls WHEN nap runs five times THEN
 });
 
 test('GIVEN strict mode (set -eEu -o pipefail) WHEN nap times out THEN the script goes on', () => {
-  const helpers = ['messages.sh', 'common.sh'].map((f) => fs.readFileSync(path.join(TEMPLATES, f), 'utf8')).join('\n');
   const result = spawnSync('bash', ['-c', `set -eEu -o pipefail\nquiet=true\nscript_name=test\n${helpers}\nnap\nnap\necho after\necho "still on stderr" >&2`], { env: { PATH: '/usr/bin:/bin', HOME: dir }, encoding: 'utf8' });
   expect(result.status).toBe(0);
   expect(result.stdout).toBe('after\n');
