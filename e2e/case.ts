@@ -82,6 +82,18 @@ export interface FaultPlan {
   readonly runs?: number;
 }
 
+/** What differs when a case runs on a real cluster (`npm run e2e -- --kubeconfig FILE`). */
+export interface KubeVariant {
+  /** Why the case cannot run on a real cluster (slow DNS, an emulator-only option): it is skipped with this. */
+  readonly skip?: string;
+  /** Expectations that differ from podemu's (what the real image or kubelet shows), merged over `expect`. */
+  readonly expect?: Partial<Expectation>;
+  /** A change made to the objects on a real cluster only, and why. */
+  readonly patch?: { readonly why: string; readonly apply: (docs: any[]) => void };
+  /** Seconds added to the case's time limit (image pulls, a slower node). @default 0 */
+  readonly extraSeconds?: number;
+}
+
 /** One end-to-end case. */
 export interface E2eCase {
   /** `example <chart>` or `operator <test>/<file>`. */
@@ -102,6 +114,8 @@ export interface E2eCase {
   readonly note?: string;
   /** Faults injected during the run; exec steps then wait until each evicted index is back. */
   readonly faults?: FaultPlan;
+  /** What differs on a real cluster. */
+  readonly kube?: KubeVariant;
 }
 
 /** An operator test MiniCluster the CLI refuses to convert, with its reason. */

@@ -1,8 +1,7 @@
 /** docs/e2e.md: the table of cases and results, written by `npm run e2e`. */
 import { spawnSync } from 'child_process';
-import * as os from 'os';
 import { E2eCase, RejectedCase } from './case';
-import { CaseResult } from './run-case';
+import { RunRecord } from './run-record';
 
 /** What each case checks, in a few words, from its expectation. */
 function checks(c: E2eCase): string {
@@ -10,7 +9,11 @@ function checks(c: E2eCase): string {
   const parts = [e.result === 'Interrupted' ? 'cluster stays up' : `Job ${e.result.toLowerCase()}`];
   if (e.leadExit !== undefined && e.leadExit !== 0) parts.push(`lead exits ${e.leadExit}`);
   parts.push('every broker connected');
-  if (e.leadOutputExactly !== undefined) parts.push(`lead output is exactly \`${e.leadOutputExactly.trim().split('\n')[0]}\`${e.leadOutputExactly.trim().includes('\n') ? ' …' : ''}`);
+  if (e.leadOutputExactly !== undefined) {
+    // The operator's test.out.correct files may end their lines with CR.
+    const text = e.leadOutputExactly.replace(/\r/g, '').trim();
+    parts.push(`lead output is exactly \`${text.split('\n')[0]}\`${text.includes('\n') ? ' …' : ''}`);
+  }
   else if (e.leadOutput?.length) parts.push(`lead output ${e.leadOutput.map((p) => `\`${p.source}\``).join(', ')}`);
   for (const o of e.containerOutput ?? []) parts.push(`${o.container} output ${o.patterns.map((p) => `\`${p.source}\``).join(', ')}`);
   for (const x of e.exec ?? []) parts.push(`exec: ${x.what}`);
@@ -21,7 +24,7 @@ function cell(text: string | undefined): string {
   return (text ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-function fluxVersion(prefix: string | undefined): string {
+export function fluxVersion(prefix: string | undefined): string {
   if (!prefix) return 'unknown';
   const r = spawnSync(`${prefix}/bin/flux`, ['version'], { encoding: 'utf8' });
   const core = /libflux-core:\s*(\S+)/.exec(r.stdout)?.[1];
@@ -29,68 +32,94 @@ function fluxVersion(prefix: string | undefined): string {
   return `flux-core ${core ?? '?'}${sched !== '0' ? ' with Fluxion (flux-sched)' : ''}`;
 }
 
-/** The whole document. */
-export function e2eReport(cases: E2eCase[], results: CaseResult[], rejected: RejectedCase[], fluxPrefix: string | undefined, seconds: number): string {
-  const byId = new Map(results.map((r) => [r.id, r]));
-  const passed = results.filter((r) => r.status === 'pass').length;
+type Result = RunRecord['results'][number];
+
+function statusCell(c: E2eCase, r: Result | undefined, runs = 1): string {
+  if (!r) return 'not run';
+  if (r.status !== 'pass') return r.status;
+  if (runs > 1) return `pass (${runs} of ${runs})`;
+  return c.machineLimit ? 'pass (expected outcome)' : 'pass';
+}
+
+function wallCell(r: Result | undefined): string {
+  return r?.wallSeconds != null ? r.wallSeconds.toFixed(1) : '–';
+}
+
+function runLine(name: string, run: RunRecord | undefined, cases: E2eCase[]): string {
+  if (!run) return `- ${name}: not run yet.`;
+  const passed = run.results.filter((r) => r.status === 'pass').length;
+  const skipped = run.results.filter((r) => r.status === 'skip').length;
+  return `- ${name}: ${run.date}, ${run.environment ?? '?'}; ${passed} of ${cases.length} cases passed${skipped ? `, ${skipped} skipped` : ''}, in ${Math.round(run.seconds)} s.`;
+}
+
+/** The whole document: the emulator's run and the real cluster's, side by side. */
+export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: RunRecord | undefined, kube: RunRecord | undefined): string {
+  const pod = new Map(podemu?.results.map((r) => [r.id, r]) ?? []);
+  const real = new Map(kube?.results.map((r) => [r.id, r]) ?? []);
   const rows = cases.map((c) => {
-    const r = byId.get(c.id);
-    const status = !r ? 'not run' : r.status === 'pass' ? (c.machineLimit ? 'pass (expected outcome)' : 'pass') : r.status;
-    const wall = r?.wallSeconds != null ? r.wallSeconds.toFixed(1) : '–';
-    const note = [c.note, c.patch?.why, c.machineLimit ? `machine: ${c.machineLimit}` : undefined].filter(Boolean).join('; ');
-    return `| ${c.id} | ${checks(c)} | ${status} | ${r?.brokers ?? '–'} | ${wall} | ${cell(note)} |`;
+    const p = pod.get(c.id);
+    const k = real.get(c.id);
+    const note = [c.note, c.patch?.why, c.kube?.patch ? `real cluster: ${c.kube.patch.why}` : undefined,
+      k?.status === 'skip' ? `real cluster: ${k.problems[0]}` : undefined, c.machineLimit ? `machine: ${c.machineLimit}` : undefined].filter(Boolean).join('; ');
+    return `| ${c.id} | ${checks(c)} | ${statusCell(c, p)} | ${p?.brokers ?? '–'} | ${wallCell(p)} | ${statusCell(c, k)} | ${k?.brokers ?? '–'} | ${wallCell(k)} | ${cell(note)} |`;
   });
   const faultRows = cases.filter((c) => c.faults).map((c) => {
     const f = c.faults!;
-    const r = byId.get(c.id);
     const what = [...(f.evict ?? []).map((x) => `evict ${x}`), ...(f.crash ?? []).map((x) => `crash ${x}`)].join(', ');
-    const measured = r?.faultSeconds?.map((t) => (t === null ? '–' : t.toFixed(1))).join(', ') ?? '–';
+    const measured = (r: Result | undefined) => r?.faultSeconds?.map((t) => (t === null ? '–' : t.toFixed(1))).join(', ') ?? '–';
     const runs = f.runs ?? 1;
-    const status = !r ? 'not run' : r.status === 'pass' ? (runs > 1 ? `pass (${runs} of ${runs})` : 'pass') : r.status;
-    return `| ${c.id} | \`${what}\` | ${f.outcome === 'recovers' ? 'every broker up again' : 'the Job ends'} | ${f.boundSeconds} | ${measured} | ${status} |`;
+    return `| ${c.id} | \`${what}\` | ${f.outcome === 'recovers' ? 'every broker up again' : 'the Job ends'} | ${f.boundSeconds} | ${measured(pod.get(c.id))} | ${statusCell(c, pod.get(c.id), runs)} | ${measured(real.get(c.id))} | ${statusCell(c, real.get(c.id), runs)} |`;
   });
-  const failures = results.filter((r) => r.status !== 'pass').map((r) =>
-    [`### ${r.id}`, '', '```', ...r.problems.map((p) => p.trim()), '```', `Logs: ${r.logs ?? '–'}`, ''].join('\n'));
+  const failures = [...(podemu?.results ?? []).map((r) => ['pod emulator', r] as const), ...(kube?.results ?? []).map((r) => ['real cluster', r] as const)]
+    .filter(([, r]) => r.status === 'fail')
+    .map(([where, r]) => [`### ${r.id} (${where})`, '', '```', ...r.problems.map((p) => p.trim()), '```', ''].join('\n'));
   return [
     '# End-to-end results: real Flux brokers',
     '',
     'What you get from this page: which examples and Flux Operator test MiniClusters boot a real Flux',
-    'cluster, what each case checks, its result and time in the last run, and why the operator tests',
-    'that are not converted are refused.',
+    'cluster, on a real Kubernetes node and in the pod emulator, what each case checks, its result and',
+    'time in the last run of each, and why the operator tests that are not converted are refused.',
     '',
-    'Written by `npm run e2e` (do not edit by hand). Every example and every Flux Operator test',
-    'MiniCluster the CLI converts is synthesized, given a certificate Secret made with',
-    '`cdk8s-minicluster cert`, and run by the pod emulator podemu (pods as real processes in network',
-    'namespaces, kubelet-style hosts and resolv.conf, a CoreDNS-like cache) with real Flux brokers.',
-    'Each case checks what a user would: the Job\'s result, that every broker connected, and the lead\'s',
-    'output or commands run in the running cluster (`kubectl exec`).',
+    'Written by `npm run e2e` (do not edit by hand; each run keeps its results in `docs/e2e-runs/`).',
+    'Every example and every Flux Operator test MiniCluster the CLI converts is synthesized and run,',
+    'and each case checks what a user would: the Job\'s result and reason, that every broker joined,',
+    'the lead\'s output, and commands run in the running cluster (`kubectl exec`).',
     '',
-    'To run it: `npm run e2e` (not part of `npm test`; `--only TEXT` runs the matching cases, `--keep`',
-    'keeps their logs). It needs root, podemu (`../shared/tools/podemu` beside the checkout, or',
-    '`PODEMU=`) and a Flux install (flux-core + flux-sched) at `FLUX_PREFIX` (default',
-    '`/opt/software/flux`); `../shared/reference/flux-build-facts.md` lists what is known about building',
-    'one by hand. Without them every case is reported skipped, one line each.',
+    '- **Real cluster** (`npm run e2e -- --kubeconfig FILE [--context NAME]`): each case in a namespace',
+    '  of its own, created and deleted by the case (a namespace not gone within 60 s of its deletion fails',
+    '  the case); objects created as `kubectl apply` would; the certificate Secret made by the output\'s own',
+    '  certificate Job (or `cdk8s-minicluster cert` where the output has none); faults as a cluster makes',
+    '  them (the Eviction API, as `kubectl drain`; a SIGKILL of the broker through exec). A broker counts as',
+    '  up when its pod turns Ready (the readiness probe passes only while the broker is connected). Times',
+    '  are from the first pod\'s creation. `--list-images` prints every image the cases need.',
+    '- **Pod emulator** (`npm run e2e`): podemu runs the pods as real processes in network namespaces,',
+    '  with kubelet-style hosts and resolv.conf and a CoreDNS-like cache; it needs root, podemu',
+    '  (`../shared/tools/podemu` or `PODEMU=`) and a Flux install at `FLUX_PREFIX` (default',
+    '  `/opt/software/flux`). Times are from the first pod\'s start. Brokers are up when podemu saw their sockets.',
     '',
-    `Last run: ${new Date().toISOString().slice(0, 10)}, ${fluxVersion(fluxPrefix)}, ${os.cpus().length} CPUs;`,
-    `${passed} of ${cases.length} cases passed in ${Math.round(seconds)} s.`,
+    'Last runs:',
+    '',
+    runLine('Real cluster', kube, cases),
+    runLine('Pod emulator', podemu, cases),
+    '',
     '"pass (expected outcome)": the image\'s program is not on this machine, and the case checks that',
     'everything up to it works and that its failure fails the Job with its exit code.',
     '',
-    '| case | checks | result | brokers up | first pod → Job success (s) | note |',
-    '|---|---|---|---|---|---|',
+    '| case | checks | emulator | brokers up | first pod → Job success (s) | real cluster | brokers up (Ready) | first pod → Job success (s) | note |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     ...(faultRows.length ? [
       '## Faults',
       '',
-      'Faults injected by podemu (`--evict INDEX@S`: the Eviction API\'s path, DisruptionTarget, SIGTERM, a',
-      'replacement with a new IP; `--crash INDEX@S[:CONTAINER]`: SIGKILL, exit 137) at S seconds after',
-      'the first pod started. The time is from the (last) fault to every broker up again (the last',
-      'broker\'s connection to its parent, or the new lead listening) or to the Job\'s end (the last pod',
-      'ended), one figure per run; docs/reliability.md says what each outcome means for a user.',
+      'Each fault comes at S seconds after the first pod (`INDEX@S`). An eviction goes through the Eviction',
+      'API on a real cluster (podemu: the same path: DisruptionTarget, SIGTERM, a replacement with a new IP);',
+      'a crash is a SIGKILL of the container\'s broker through exec (podemu: of its PID 1), exit 137. The time',
+      'is from the (last) fault to every broker up again or to the Job\'s end (the last pod ended), one',
+      'figure per run; docs/reliability.md says what each outcome means for a user.',
       '',
-      '| case | fault | outcome | bound (s) | fault → outcome (s) | result |',
-      '|---|---|---|---|---|---|',
+      '| case | fault | outcome | bound (s) | emulator: fault → outcome (s) | emulator | real cluster: fault → outcome (s) | real cluster |',
+      '|---|---|---|---|---|---|---|---|',
       ...faultRows,
       '',
     ] : []),

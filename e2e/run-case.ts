@@ -1,22 +1,32 @@
-/** Runs one end-to-end case: synthesize, add what the user adds, run the Job in podemu, check. */
+/**
+ * Runs one end-to-end case: synthesize, add what the user adds, run the Job (in podemu, or on a
+ * real cluster with --kubeconfig), check.
+ */
 import * as fs from 'fs';
 import * as path from 'path';
-import { E2eCase } from './case';
+import { E2eCase, Expectation } from './case';
 import { certificateSecret } from './certificate';
 import { checkRun, monitorFellBehind } from './checks';
 import { faultOutcome, faultsSettled } from './faults';
+import { startKubeCase } from './kube/start';
+import { KubeTarget } from './kube/target';
 import { JobFacts, jobFacts, readDocs, writeDocs } from './manifests';
-import { execInContainer, findContainerInit } from './pod-exec';
+import { ExecResult, execInContainer, findContainerInit } from './pod-exec';
 import { Engines, PodemuRun, Summary } from './podemu';
 
 const DEFAULT_TIMEOUT_SECONDS = 180;
+
+/** Where a case runs: the pod emulator, or a real cluster in a namespace of the case's own. */
+export type Target =
+  | { readonly kind: 'podemu'; readonly engines: Engines }
+  | { readonly kind: 'kube'; readonly kube: KubeTarget; readonly namespace: string; readonly keep?: boolean };
 
 /** The outcome of one case. */
 export interface CaseResult {
   readonly id: string;
   readonly status: 'pass' | 'fail' | 'skip';
   readonly problems: string[];
-  /** podemu's first pod start -> Job success, when it succeeded. */
+  /** The first pod's start (podemu) or creation (a cluster) -> Job success, when it succeeded. */
   readonly wallSeconds?: number | null;
   /** Brokers that came up, of the pods the Job ran. */
   readonly brokers?: string;
@@ -24,6 +34,16 @@ export interface CaseResult {
   readonly logs?: string;
   /** Seconds from the last injected fault to recovery or to the Job's end (fault cases), per run. */
   readonly faultSeconds?: Array<number | null>;
+}
+
+/** A Job run in progress, in podemu or on a cluster. */
+interface JobRun {
+  finished(): Promise<Summary>;
+  interrupt(): void;
+  /** The timeline so far, in podemu's events.log format. */
+  events(): string;
+  /** `kubectl exec` of a bash script into the lead's Flux runner. */
+  exec(script: string, timeoutSeconds: number): Promise<ExecResult>;
 }
 
 /** Polls `check` every 250 ms until it holds (true), the time runs out or the run ended (false). */
@@ -36,56 +56,48 @@ async function until(check: () => boolean, timeoutSeconds: number, ended: () => 
   return false;
 }
 
-/** Whether `count` brokers are up according to podemu's timeline. */
-function brokersUp(run: PodemuRun, count: number): boolean {
+/** Whether `count` brokers are up according to the run's timeline. */
+function brokersUp(run: JobRun, count: number): boolean {
   const ranks = new Set([...run.events().matchAll(/flux-broker \(rank (\d+)\) (?:listening|connected to its parent)/g)].map((m) => m[1]));
   return ranks.size >= count;
 }
 
+/** The expectation on this target: a case may say what differs on a real cluster. */
+export function expectationFor(c: E2eCase, target: Target['kind']): Expectation {
+  return target === 'kube' && c.kube?.expect ? { ...c.expect, ...c.kube.expect } : c.expect;
+}
+
 /** Runs the case in `dir` (replaced). */
-export async function runCase(c: E2eCase, engines: Engines, dir: string): Promise<CaseResult> {
+export async function runCase(c: E2eCase, target: Target, dir: string): Promise<CaseResult> {
   fs.rmSync(dir, { recursive: true, force: true });
   const manifestsDir = path.join(dir, 'manifests');
   fs.mkdirSync(manifestsDir, { recursive: true });
   const docs = readDocs(c.synth(manifestsDir));
   c.patch?.apply(docs);
+  if (target.kind === 'kube') c.kube?.patch?.apply(docs);
   const facts = jobFacts(docs);
-  const manifests = [writeDocs(path.join(dir, 'run.yaml'), docs)];
-  if (c.userObjects) manifests.push(writeDocs(path.join(dir, 'user-objects.yaml'), c.userObjects));
-  const hasSecret = docs.some((d) => d.kind === 'Secret' && d.metadata?.name === facts.certificateSecret);
-  const extraSecrets = facts.certificateSecret && !hasSecret ? [certificateSecret(dir, { secret: facts.certificateSecret, cluster: facts.cluster, namespace: facts.namespace })] : [];
-
-  const workdir = path.join(dir, 'work');
-  for (const seed of c.volumes ?? []) {
-    const target = path.join(workdir, 'shared', seed.podemuKey);
-    fs.mkdirSync(target, { recursive: true });
-    for (const [name, text] of Object.entries(seed.files)) fs.writeFileSync(path.join(target, name), text);
-  }
+  const expect = expectationFor(c, target.kind);
+  const timeout = c.podemu?.timeout ?? DEFAULT_TIMEOUT_SECONDS;
   const logs = path.join(dir, 'logs');
-  const run = new PodemuRun(engines, {
-    manifests,
-    job: facts.name,
-    extraSecrets,
-    logs,
-    workdir,
-    timeout: c.podemu?.timeout ?? DEFAULT_TIMEOUT_SECONDS,
-    stagger: c.podemu?.stagger,
-    evict: c.faults?.evict,
-    crash: c.faults?.crash,
-  });
+  const kube = target.kind === 'kube' ? await startKubeCase(c, target.kube, target.namespace, docs, facts, dir, timeout + (c.kube?.extraSeconds ?? 0)) : undefined;
+  const run: JobRun = kube?.run ?? podemuRun(c, (target as { engines: Engines }).engines, dir, docs, facts, timeout);
   let ended = false;
   const finished = run.finished().finally(() => {
     ended = true;
   });
   const during: string[] = [];
-  if (c.expect.exec) {
-    during.push(...await execSteps(c, run, facts, () => ended));
+  if (expect.exec) {
+    during.push(...await execSteps(c, expect, run, facts, timeout, () => ended));
     run.interrupt();
   }
   const summary = await finished;
-  const problems = checkRun({ expect: c.expect, summary, logs, runner: facts.runner, pods: facts.pods, during });
+  const problems = checkRun({ expect, summary, logs, runner: facts.runner, pods: facts.pods, during });
   const fault = c.faults ? faultOutcome(c.faults, summary) : undefined;
   problems.push(...fault?.problems ?? []);
+  if (kube && !(target.kind === 'kube' && target.keep)) {
+    const left = await kube.cleanup();
+    if (left) problems.push(left);
+  }
   const up = summary.pods.filter((p) => p.broker && (p.broker.listen !== null || p.broker.connected_to_parent !== null));
   return {
     id: c.id,
@@ -99,20 +111,52 @@ export async function runCase(c: E2eCase, engines: Engines, dir: string): Promis
   };
 }
 
+/** The case's Job in podemu, with its certificate Secret and volume content. */
+function podemuRun(c: E2eCase, engines: Engines, dir: string, docs: any[], facts: JobFacts, timeout: number): JobRun {
+  const manifests = [writeDocs(path.join(dir, 'run.yaml'), docs)];
+  if (c.userObjects) manifests.push(writeDocs(path.join(dir, 'user-objects.yaml'), c.userObjects));
+  const hasSecret = docs.some((d) => d.kind === 'Secret' && d.metadata?.name === facts.certificateSecret);
+  const extraSecrets = facts.certificateSecret && !hasSecret ? [certificateSecret(dir, { secret: facts.certificateSecret, cluster: facts.cluster, namespace: facts.namespace })] : [];
+  const workdir = path.join(dir, 'work');
+  for (const seed of c.volumes ?? []) {
+    const target = path.join(workdir, 'shared', seed.podemuKey);
+    fs.mkdirSync(target, { recursive: true });
+    for (const [name, text] of Object.entries(seed.files)) fs.writeFileSync(path.join(target, name), text);
+  }
+  const run = new PodemuRun(engines, {
+    manifests,
+    job: facts.name,
+    extraSecrets,
+    logs: path.join(dir, 'logs'),
+    workdir,
+    timeout,
+    stagger: c.podemu?.stagger,
+    evict: c.faults?.evict,
+    crash: c.faults?.crash,
+  });
+  return {
+    finished: () => run.finished(),
+    interrupt: () => run.interrupt(),
+    events: () => run.events(),
+    exec: async (script, seconds) => {
+      const lead = findContainerInit(`${facts.name}-0`, 'flux-broker-0');
+      if (!lead) return { status: null, stdout: '', stderr: `no flux-broker-0 process with HOSTNAME=${facts.name}-0 was found` };
+      return execInContainer(lead, script, seconds);
+    },
+  };
+}
+
 /** The case's `kubectl exec` steps in the lead's Flux container, once every broker is up. */
-async function execSteps(c: E2eCase, run: PodemuRun, facts: JobFacts, ended: () => boolean): Promise<string[]> {
-  const timeout = c.podemu?.timeout ?? DEFAULT_TIMEOUT_SECONDS;
-  const wanted = c.expect.execAfterBrokers ?? facts.pods;
+async function execSteps(c: E2eCase, expect: Expectation, run: JobRun, facts: JobFacts, timeout: number, ended: () => boolean): Promise<string[]> {
+  const wanted = expect.execAfterBrokers ?? facts.pods;
   if (!await until(() => brokersUp(run, wanted), timeout, ended)) return [`${wanted} brokers never came up, so the exec steps did not run`];
   const faults = c.faults;
   if (faults && !await until(() => faultsSettled(faults, run.events()), timeout, ended)) {
     return ['the faults did not act, or an evicted index never came back, so the exec steps did not run'];
   }
-  const lead = findContainerInit(`${facts.name}-0`, 'flux-broker-0');
-  if (!lead) return [`no flux-broker-0 process with HOSTNAME=${facts.name}-0 was found`];
   const problems: string[] = [];
-  for (const step of c.expect.exec ?? []) {
-    const r = execInContainer(lead, step.script, step.timeoutSeconds ?? 120);
+  for (const step of expect.exec ?? []) {
+    const r = await run.exec(step.script, step.timeoutSeconds ?? 120);
     if (r.status !== 0) {
       problems.push(`exec '${step.what}' exited ${r.status}: ${r.stderr.trim()}`);
       continue;

@@ -1,22 +1,33 @@
 /**
  * `npm run e2e`: every example and every converted Flux Operator test MiniCluster, run with real
- * Flux brokers in the pod emulator, checked as a user would check them; writes docs/e2e.md.
+ * Flux brokers, checked as a user would check them; writes docs/e2e.md.
  *
  *   npm run e2e [-- --only SUBSTRING ...] [-- --keep]
+ *   npm run e2e -- --kubeconfig FILE [--context NAME] [--cluster-note TEXT ...] [--only ...] [--keep]
+ *   npm run e2e -- --list-images [--only ...]
  *
- * Needs root, ../shared/tools/podemu (or PODEMU) and a Flux install (FLUX_PREFIX, default
- * /opt/software/flux); without them every case is reported as skipped. Installs the Debian
- * packages that stand in for image content unless E2E_NO_INSTALL=1. Run dirs go to E2E_DIR
- * (default /tmp/cdk8s-minicluster-e2e); a passing case's dir is removed unless --keep.
+ * Without --kubeconfig the cases run in the pod emulator: that needs root, ../shared/tools/podemu
+ * (or PODEMU) and a Flux install (FLUX_PREFIX, default /opt/software/flux); without them every case
+ * is reported as skipped. It installs the Debian packages that stand in for image content unless
+ * E2E_NO_INSTALL=1. With --kubeconfig they run on that cluster, each in a namespace of its own.
+ * Run dirs go to E2E_DIR (default /tmp/cdk8s-minicluster-e2e); a passing case's dir (and, on a
+ * cluster, its namespace) is removed unless --keep.
  */
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
+import { E2eCase } from './case';
 import { allCases } from './cases';
 import { OPERATOR_TESTS } from './cases/operator';
 import { installPackages, stageImageContent } from './host';
+import { imagesOf } from './kube/images';
+import { clusterInfo, describeCluster } from './kube/cluster-info';
+import { caseNamespace, deleteNamespace } from './kube/namespace';
+import { connectTarget } from './kube/target';
 import { findEngines } from './podemu';
-import { e2eReport } from './report';
-import { CaseResult, runCase } from './run-case';
+import { RunRecord, readRunRecord, writeRunRecord } from './run-record';
+import { e2eReport, fluxVersion } from './report';
+import { CaseResult, Target, runCase } from './run-case';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const REPORT = path.join(REPO_ROOT, 'docs', 'e2e.md');
@@ -34,40 +45,84 @@ function mergeRuns(runs: CaseResult[]): CaseResult {
   return { ...shown, problems, faultSeconds };
 }
 
-async function main(argv: string[]): Promise<number> {
-  const only = argv.flatMap((a, i) => (argv[i - 1] === '--only' ? [a] : []));
-  const keep = argv.includes('--keep');
-  const { cases: all, rejected } = allCases();
-  const cases = only.length ? all.filter((c) => only.some((o) => c.id.includes(o))) : all;
-  if (!OPERATOR_TESTS) console.log('e2e: the Flux Operator tests are absent (../shared/data/flux-operator): only the examples run');
+/** The command line: repeated options collected, flags seen. */
+export interface E2eArgs {
+  readonly only: string[];
+  readonly keep: boolean;
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  readonly clusterNotes: string[];
+  readonly listImages: boolean;
+}
 
-  const engines = findEngines();
-  if (engines.missing.length > 0) {
-    for (const c of cases) console.log(`skip ${c.id}: ${engines.missing.join('; ')}`);
+export function parseArgs(argv: string[]): E2eArgs {
+  const values = (flag: string) => argv.flatMap((a, i) => (argv[i - 1] === flag ? [a] : []));
+  const known = new Set(['--only', '--keep', '--kubeconfig', '--context', '--cluster-note', '--list-images']);
+  const unknown = argv.filter((a, i) => a.startsWith('--') && !known.has(a) && !known.has(argv[i - 1] ?? ''));
+  if (unknown.length) throw new Error(`unknown option(s) ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
+  const single = (flag: string) => {
+    const v = values(flag);
+    if (v.length > 1) throw new Error(`${flag} given ${v.length} times`);
+    return v[0];
+  };
+  const kubeconfig = single('--kubeconfig');
+  const context = single('--context');
+  if (context !== undefined && kubeconfig === undefined) throw new Error('--context needs --kubeconfig');
+  return { only: values('--only'), keep: argv.includes('--keep'), kubeconfig, context, clusterNotes: values('--cluster-note'), listImages: argv.includes('--list-images') };
+}
+
+/** Why a case cannot run on the target, or undefined. */
+function skipReason(c: E2eCase, kube: boolean, packageProblems: Map<string, string>): string | undefined {
+  if (kube) return c.kube?.skip;
+  const missing = (c.needs?.debianPackages ?? []).map((p) => packageProblems.get(p)).filter((p): p is string => !!p);
+  if (missing.length) return missing.join('; ');
+  return stageImageContent(c.needs ?? {});
+}
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const { cases: all, rejected } = allCases();
+  const cases = args.only.length ? all.filter((c) => args.only.some((o) => c.id.includes(o))) : all;
+  if (!OPERATOR_TESTS) console.log('e2e: the Flux Operator tests are absent (../shared/data/flux-operator): only the examples run');
+  if (args.listImages) {
+    for (const line of imagesOf(cases)) console.log(line);
     return 0;
   }
-  const packageProblems = installPackages(cases.flatMap((c) => (c.needs ? [c.needs] : [])));
+  const kube = args.kubeconfig !== undefined ? connectTarget(args.kubeconfig, args.context) : undefined;
+  const engines = findEngines();
+  let packageProblems = new Map<string, string>();
+  if (!kube) {
+    if (engines.missing.length > 0) {
+      for (const c of cases) console.log(`skip ${c.id}: ${engines.missing.join('; ')}`);
+      return 0;
+    }
+    packageProblems = installPackages(cases.flatMap((c) => (c.needs ? [c.needs] : [])));
+  }
+  const info = kube ? await clusterInfo(kube, args.clusterNotes) : undefined;
+  if (info) console.log(`e2e: on ${kube!.server} (context ${kube!.context}): ${describeCluster(info)}`);
   const root = process.env.E2E_DIR ?? '/tmp/cdk8s-minicluster-e2e';
   const started = Date.now();
   const results: CaseResult[] = [];
   for (const c of cases) {
-    const missing = (c.needs?.debianPackages ?? []).map((p) => packageProblems.get(p)).filter((p): p is string => !!p);
-    const unstaged = missing.length ? undefined : stageImageContent(c.needs ?? {});
-    if (missing.length || unstaged) {
-      const why = [...missing, ...(unstaged ? [unstaged] : [])].join('; ');
+    const why = skipReason(c, !!kube, packageProblems);
+    if (why) {
       console.log(`skip ${c.id}: ${why}`);
       results.push({ id: c.id, status: 'skip', problems: [why] });
       continue;
     }
     const runs: CaseResult[] = [];
     for (let run = 1; run <= (c.faults?.runs ?? 1); run++) {
-      const dir = path.join(root, slug(c.id) + (run > 1 ? `.run${run}` : ''));
+      const dir = path.join(root, (kube ? 'kube-' : '') + slug(c.id) + (run > 1 ? `.run${run}` : ''));
+      const namespace = caseNamespace(c.id, run);
+      const target: Target = kube ? { kind: 'kube', kube, namespace, keep: args.keep } : { kind: 'podemu', engines };
       const t0 = Date.now();
       let result: CaseResult;
       try {
-        result = await runCase(c, engines, dir);
+        result = await runCase(c, target, dir);
       } catch (e) {
         result = { id: c.id, status: 'fail', problems: [(e as Error).stack ?? String(e)], logs: dir };
+        // A case that broke half way must not leave its namespace behind.
+        if (kube && !args.keep) await deleteNamespace(kube, namespace).catch(() => undefined);
       }
       runs.push(result);
       const took = ((Date.now() - t0) / 1000).toFixed(1);
@@ -76,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
       const of = runs.length > 1 || (c.faults?.runs ?? 1) > 1 ? ` [run ${run} of ${c.faults!.runs}]` : '';
       console.log(`${result.status} ${c.id}${of} (${took} s${result.brokers ? `, brokers ${result.brokers}` : ''}${fault})`);
       for (const p of result.problems) console.log(`    ${p.split('\n').join('\n    ')}`);
-      if (result.status === 'pass' && !keep) fs.rmSync(dir, { recursive: true, force: true });
+      if (result.status === 'pass' && !args.keep) fs.rmSync(dir, { recursive: true, force: true });
     }
     results.push(mergeRuns(runs));
   }
@@ -84,16 +139,27 @@ async function main(argv: string[]): Promise<number> {
   const failed = results.filter((r) => r.status === 'fail');
   console.log(`e2e: ${results.filter((r) => r.status === 'pass').length} passed, ${failed.length} failed, `
     + `${results.filter((r) => r.status === 'skip').length} skipped, ${rejected.length} operator tests not converted (${Math.round(seconds)} s)`);
-  if (only.length === 0) {
-    fs.writeFileSync(REPORT, e2eReport(cases, results, rejected, engines.fluxPrefix, seconds));
+  if (args.only.length === 0) {
+    const record: RunRecord = {
+      target: kube ? 'kube' : 'podemu',
+      date: new Date().toISOString().slice(0, 10),
+      seconds,
+      environment: info ? describeCluster(info) : `${fluxVersion(engines.fluxPrefix)}, ${os.cpus().length} CPUs`,
+      results: results.map(({ summary: _summary, ...r }) => r),
+    };
+    writeRunRecord(REPO_ROOT, record);
+    const other = readRunRecord(REPO_ROOT, kube ? 'podemu' : 'kube');
+    fs.writeFileSync(REPORT, e2eReport(cases, rejected, kube ? other : record, kube ? record : other));
     console.log(`e2e: wrote ${path.relative(process.cwd(), REPORT)}`);
   }
   return failed.length ? 1 : 0;
 }
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-}, (e) => {
-  console.error(e);
-  process.exitCode = 2;
-});
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  }, (e) => {
+    console.error(e);
+    process.exitCode = 2;
+  });
+}

@@ -1,0 +1,162 @@
+/**
+ * What a real cluster shows of a run, in the shape podemu's summary.json has, so that one set of
+ * checks judges both: pods and their containers from the API (polled), times in seconds since the
+ * first pod was seen, and a timeline in podemu's events.log format.
+ *
+ * A broker counts as up when its pod turns Ready: the Flux runner's readiness probe (flux-ready.sh)
+ * passes only while a worker is connected to its parent and once the lead's quorum has joined.
+ */
+import type * as k8s from '@kubernetes/client-node';
+import { BrokerRecord, ContainerRun, PodRecord } from '../podemu';
+
+/** One container run as polled: its container ID, start, end and exit. */
+interface RunSeen {
+  id: string;
+  start: number | null;
+  end: number | null;
+  exit_code: number | null;
+  termination_message: string | null;
+}
+
+interface ContainerSeen {
+  name: string;
+  type: 'init' | 'sidecar' | 'main';
+  restarts: number;
+  runs: RunSeen[];
+}
+
+/** Everything seen of one pod. */
+export interface PodSeen {
+  name: string;
+  index: number;
+  phase: string;
+  reason: string | null;
+  times: Record<string, number | null>;
+  /** Each time the pod turned Ready. */
+  readyAt: number[];
+  ready: boolean;
+  containers: Map<string, ContainerSeen>;
+}
+
+/** The completion index of a Job's pod. */
+export function podIndex(pod: k8s.V1Pod): number {
+  const v = pod.metadata?.labels?.['batch.kubernetes.io/job-completion-index'] ?? pod.metadata?.annotations?.['batch.kubernetes.io/job-completion-index'];
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : -1;
+}
+
+function containerType(spec: k8s.V1PodSpec | undefined, name: string): ContainerSeen['type'] {
+  const init = spec?.initContainers?.find((c) => c.name === name);
+  if (!init) return 'main';
+  return init.restartPolicy === 'Always' ? 'sidecar' : 'init';
+}
+
+/** Seconds since `t0` of a time the API gives (1 s resolution), or null. */
+function apiTime(value: Date | string | undefined, t0: number): number | null {
+  if (value === undefined || value === null) return null;
+  const ms = new Date(value).getTime();
+  return Number.isNaN(ms) ? null : Math.round((ms - t0) / 10) / 100;
+}
+
+/**
+ * Updates `seen` with a poll of `pod` made `now` seconds after t0 (epoch ms `t0`); returns the
+ * timeline lines the change adds (podemu's events.log format, without the time prefix).
+ */
+export function observePod(seen: Map<string, PodSeen>, pod: k8s.V1Pod, now: number, t0: number): string[] {
+  const name = pod.metadata!.name!;
+  const lines: string[] = [];
+  let p = seen.get(name);
+  if (!p) {
+    p = { name, index: podIndex(pod), phase: 'Pending', reason: null, times: { created: now }, readyAt: [], ready: false, containers: new Map() };
+    seen.set(name, p);
+    lines.push(`${name}: created`);
+  }
+  const status = pod.status ?? {};
+  const scheduled = status.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'True');
+  if (scheduled && p.times.scheduled === undefined) p.times.scheduled = now;
+  const ready = status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  if (ready && !p.ready) {
+    p.readyAt.push(now);
+    p.times.ready ??= now;
+    lines.push(`${name}: ready`, `${name}: flux-broker (rank ${p.index}) ${p.index === 0 ? 'listening' : 'connected to its parent'}`);
+  } else if (!ready && p.ready) {
+    lines.push(`${name}: not ready`);
+  }
+  p.ready = ready;
+  const phase = status.phase ?? 'Pending';
+  if (phase !== p.phase) {
+    lines.push(`${name}: phase ${phase}`);
+    p.phase = phase;
+    if (phase === 'Succeeded' || phase === 'Failed') p.times.end = now;
+  }
+  const disruption = status.conditions?.find((c) => c.type === 'DisruptionTarget' && c.status === 'True');
+  p.reason = disruption?.reason ?? status.reason ?? p.reason;
+  for (const cs of [...status.initContainerStatuses ?? [], ...status.containerStatuses ?? []]) {
+    let c = p.containers.get(cs.name);
+    if (!c) {
+      c = { name: cs.name, type: containerType(pod.spec, cs.name), restarts: 0, runs: [] };
+      p.containers.set(cs.name, c);
+    }
+    c.restarts = cs.restartCount ?? 0;
+    for (const state of [cs.lastState, cs.state]) {
+      const s = state?.running ?? state?.terminated;
+      const id = state?.terminated?.containerID ?? cs.containerID;
+      if (!s || !id) continue;
+      let run = c.runs.find((r) => r.id === id);
+      if (!run) {
+        run = { id, start: apiTime(s.startedAt, t0), end: null, exit_code: null, termination_message: null };
+        c.runs.push(run);
+        lines.push(`${name}: ${cs.name} started`);
+      }
+      const t = state?.terminated;
+      if (t && run.exit_code === null) {
+        run.end = apiTime(t.finishedAt, t0) ?? now;
+        run.exit_code = t.exitCode;
+        run.termination_message = t.message ?? null;
+        lines.push(`${name}: ${cs.name} exited ${t.exitCode}`);
+      }
+    }
+  }
+  return lines;
+}
+
+/** podemu's record of a pod from what was seen; `logOf` names each run's log file (or undefined). */
+export function podRecord(p: PodSeen, logOf: (container: string, run: number, runs: number) => string | undefined): PodRecord {
+  const runner = p.readyAt.length ? p.readyAt : [];
+  const up = runner[0] ?? null;
+  const broker: BrokerRecord = {
+    rank: String(p.index),
+    first_seen: p.times.scheduled ?? null,
+    listen: p.index === 0 ? up : null,
+    connected_to_parent: p.index === 0 ? null : up,
+    up,
+    connects: p.index === 0 ? [] : runner,
+  };
+  return {
+    index: p.index,
+    pod: p.name,
+    phase: p.phase,
+    reason: p.reason,
+    times: p.times,
+    broker,
+    containers: [...p.containers.values()].map((c) => ({
+      name: c.name,
+      type: c.type,
+      restarts: c.restarts,
+      runs: c.runs.map((r, i): ContainerRun => ({
+        start: r.start,
+        end: r.end,
+        exit_code: r.exit_code,
+        termination_message: r.termination_message,
+        log: logOf(c.name, i, c.runs.length) ?? '',
+      })),
+    })),
+  };
+}
+
+/** The Job's verdict: Succeeded or Failed from its conditions (reason and message), or undefined while it runs. */
+export function jobVerdict(job: k8s.V1Job | undefined): { result: 'Succeeded' | 'Failed'; reason: string } | undefined {
+  const conditions = job?.status?.conditions ?? [];
+  const done = conditions.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  if (!done) return undefined;
+  return { result: done.type === 'Complete' ? 'Succeeded' : 'Failed', reason: [done.reason, done.message].filter(Boolean).join(': ') };
+}

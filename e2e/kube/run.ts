@@ -1,0 +1,202 @@
+/**
+ * Runs a case's objects on a real cluster and records the run as podemu would (kube/record.ts):
+ * creates them in the case's namespace, polls the Job and its pods, injects the faults the way a
+ * cluster does them (the Eviction API, as `kubectl drain`; a kill inside the container through
+ * exec), and at the end reads every container's log.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type * as k8s from '@kubernetes/client-node';
+import { FaultRecord, Summary } from '../podemu';
+import { PodSeen, jobVerdict, observePod, podRecord } from './record';
+import { KubeExecResult, KubeTarget, execIn } from './target';
+
+const POLL_MS = 500;
+
+export interface KubeRunOptions {
+  readonly namespace: string;
+  /** Every object to create, in order, already in `namespace`. */
+  readonly objects: any[];
+  readonly job: string;
+  /** The Flux runner container (exec steps run there). */
+  readonly runner: string;
+  readonly logs: string;
+  readonly timeout: number;
+  /** `INDEX@SECONDS`: evict that index's pod S s after the first pod was created. */
+  readonly evict?: string[];
+  /** `INDEX@SECONDS[:CONTAINER]`: kill that container's process (the broker in the runner). */
+  readonly crash?: string[];
+}
+
+interface PlannedFault {
+  readonly fault: 'evict' | 'crash';
+  readonly index: number;
+  readonly at: number;
+  readonly container?: string;
+}
+
+/** `INDEX@S[:CONTAINER]` of podemu's --evict and --crash. */
+export function parseFaults(evict: string[] = [], crash: string[] = []): PlannedFault[] {
+  const parse = (fault: 'evict' | 'crash') => (spec: string): PlannedFault => {
+    const m = /^(\d+)@(\d+(?:\.\d+)?)(?::([a-z0-9-]+))?$/.exec(spec);
+    if (!m || (fault === 'evict' && m[3])) throw new Error(`bad --${fault} '${spec}': INDEX@SECONDS${fault === 'crash' ? '[:CONTAINER]' : ''}`);
+    return { fault, index: Number(m[1]), at: Number(m[2]), container: m[3] };
+  };
+  return [...evict.map(parse('evict')), ...crash.map(parse('crash'))].sort((a, b) => a.at - b.at);
+}
+
+/**
+ * The command that crashes a container from inside: the runner's brokers get SIGKILL (the
+ * entrypoint then ends with 137, as after an OOM kill). A container's PID 1 ignores signals sent
+ * from inside its own PID namespace unless it handles them, so another container's PID 1 gets
+ * SIGKILL and then, if it is still there, SIGTERM (the handshake sidecar handles SIGTERM).
+ */
+export function crashCommand(isRunner: boolean): string[] {
+  const script = isRunner
+    ? 'n=0; for p in /proc/[0-9]*; do c=$(cat "$p/comm" 2>/dev/null) || continue; case "$c" in flux-broker*) kill -KILL "${p#/proc/}" && n=$((n+1));; esac; done; echo "killed $n broker(s)"; [ "$n" -gt 0 ]'
+    : 'kill -KILL 1; sleep 1; kill -TERM 1 && echo "PID 1 ignored SIGKILL from inside its namespace: sent SIGTERM"';
+  return ['/bin/sh', '-c', script];
+}
+
+export class KubeRun {
+  private readonly seen = new Map<string, PodSeen>();
+  private readonly timeline: string[] = [];
+  private readonly faults: FaultRecord[] = [];
+  private t0: number | undefined;
+  private readonly started = Date.now();
+  private interrupted = false;
+  private readonly done: Promise<Summary>;
+
+  constructor(private readonly target: KubeTarget, private readonly o: KubeRunOptions) {
+    this.done = this.run();
+  }
+
+  /** Ends the run early: the cluster is left as it is until the namespace goes. */
+  interrupt(): void {
+    this.interrupted = true;
+  }
+
+  finished(): Promise<Summary> {
+    return this.done;
+  }
+
+  /** The timeline so far, in podemu's events.log format. */
+  events(): string {
+    return this.timeline.join('');
+  }
+
+  /** `kubectl exec` into the lead's Flux runner (the newest pod of index 0 that has not ended). */
+  async exec(script: string, timeoutSeconds: number): Promise<KubeExecResult> {
+    const lead = [...this.seen.values()].filter((p) => p.index === 0 && p.phase === 'Running').at(-1);
+    if (!lead) return { status: null, stdout: '', stderr: 'no running lead pod (index 0)' };
+    return execIn(this.target, { namespace: this.o.namespace, pod: lead.name, container: this.o.runner }, ['/bin/bash', '-c', script], timeoutSeconds);
+  }
+
+  private now(): number {
+    return this.t0 === undefined ? 0 : Math.round((Date.now() - this.t0) / 10) / 100;
+  }
+
+  private log(line: string): void {
+    this.timeline.push(`[${this.now().toFixed(3).padStart(9)}] ${line}\n`);
+  }
+
+  private async run(): Promise<Summary> {
+    fs.mkdirSync(this.o.logs, { recursive: true });
+    for (const object of this.o.objects) await this.target.objects.create(object);
+    const planned = parseFaults(this.o.evict, this.o.crash);
+    let verdict: ReturnType<typeof jobVerdict>;
+    let verdictAt: number | null = null;
+    const deadline = this.started + this.o.timeout * 1000;
+    while (!this.interrupted) {
+      const pods = (await this.target.core.listNamespacedPod({ namespace: this.o.namespace, labelSelector: `batch.kubernetes.io/job-name=${this.o.job}` })).items;
+      if (this.t0 === undefined && pods.length) this.t0 = Date.now();
+      for (const pod of sortByCreation(pods)) for (const line of observePod(this.seen, pod, this.now(), this.t0 ?? Date.now())) this.log(line);
+      while (this.t0 !== undefined && planned.length && planned[0].at <= this.now()) await this.inject(planned.shift()!);
+      const job = await this.target.batch.readNamespacedJob({ name: this.o.job, namespace: this.o.namespace });
+      if (!verdict) {
+        verdict = jobVerdict(job);
+        if (verdict) {
+          verdictAt = this.now();
+          this.log(`job: ${verdict.result} (${verdict.reason})`);
+        }
+      }
+      const settled = [...this.seen.values()].every((p) => p.phase === 'Succeeded' || p.phase === 'Failed');
+      if (verdict && settled) break;
+      if (Date.now() > deadline) {
+        this.log(`runner: timeout after ${this.o.timeout} s`);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    for (const f of planned) this.faults.push({ at: f.at, fault: f.fault, index: f.index, pod: null, outcome: 'not carried out: the run ended first' });
+    const pods = [...this.seen.values()];
+    const records = [];
+    for (const p of pods) records.push(podRecord(p, (container, run, runs) => this.logFile(p, container, run, runs)));
+    for (const p of records) await this.fetchLogs(p.pod, p.containers);
+    fs.writeFileSync(path.join(this.o.logs, 'events.log'), this.events());
+    const ready = pods.flatMap((p) => p.readyAt);
+    const summary: Summary = {
+      result: verdict?.result ?? (this.interrupted ? 'Interrupted' : 'Failed'),
+      reason: verdict?.reason ?? (this.interrupted ? null : `runner timeout: no Job verdict after ${this.o.timeout} s`),
+      wall_time_s: verdict?.result === 'Succeeded' ? verdictAt : null,
+      flux_instance_up_s: ready.length ? Math.max(...pods.map((p) => p.readyAt[0] ?? 0)) : null,
+      pods: records,
+      faults: this.faults,
+    };
+    fs.writeFileSync(path.join(this.o.logs, 'summary.json'), JSON.stringify(summary, null, 2));
+    return summary;
+  }
+
+  private logFile(p: PodSeen, container: string, run: number, runs: number): string | undefined {
+    // The API keeps the current run's log and the one before it.
+    return run >= runs - 2 ? path.join(p.name, `${container}.${run}.log`) : undefined;
+  }
+
+  private async fetchLogs(pod: string, containers: Array<{ name: string; runs: Array<{ log: string }> }>): Promise<void> {
+    for (const c of containers) {
+      for (const [i, run] of c.runs.entries()) {
+        if (!run.log) continue;
+        const previous = i < c.runs.length - 1;
+        let text: string;
+        try {
+          text = await this.target.core.readNamespacedPodLog({ name: pod, namespace: this.o.namespace, container: c.name, previous });
+        } catch (e) {
+          text = `(no log: ${(e as Error).message.split('\n')[0]})`;
+        }
+        fs.mkdirSync(path.join(this.o.logs, pod), { recursive: true });
+        fs.writeFileSync(path.join(this.o.logs, run.log), text ?? '');
+      }
+    }
+  }
+
+  private async inject(f: PlannedFault): Promise<void> {
+    const pod = [...this.seen.values()].filter((p) => p.index === f.index && p.phase === 'Running').at(-1);
+    if (!pod) {
+      this.faults.push({ at: this.now(), fault: f.fault, index: f.index, pod: null, outcome: 'no running pod of that index' });
+      return;
+    }
+    const at = this.now();
+    if (f.fault === 'evict') {
+      const body: k8s.V1Eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod.name, namespace: this.o.namespace } };
+      let outcome = 'evicted (Eviction API)';
+      try {
+        await this.target.core.createNamespacedPodEviction({ name: pod.name, namespace: this.o.namespace, body });
+      } catch (e) {
+        outcome = `eviction refused: ${(e as Error).message.split('\n')[0]}`;
+      }
+      this.log(`fault: evict ${pod.name}`);
+      this.faults.push({ at, fault: 'evict', index: f.index, pod: outcome.startsWith('evicted') ? pod.name : null, outcome });
+      return;
+    }
+    const container = f.container ?? this.o.runner;
+    const r = await execIn(this.target, { namespace: this.o.namespace, pod: pod.name, container }, crashCommand(container === this.o.runner), 15);
+    this.log(`fault: crash ${pod.name} ${container}`);
+    const ok = r.status === 0 || r.status === null;
+    this.faults.push({ at, fault: 'crash', index: f.index, pod: ok ? pod.name : null, container, outcome: `${r.stdout.trim()} ${r.stderr.trim()}`.trim() || `exec ended ${r.status}` });
+  }
+}
+
+function sortByCreation(pods: k8s.V1Pod[]): k8s.V1Pod[] {
+  return [...pods].sort((a, b) => new Date(a.metadata?.creationTimestamp ?? 0).getTime() - new Date(b.metadata?.creationTimestamp ?? 0).getTime()
+    || (a.metadata!.name! < b.metadata!.name! ? -1 : 1));
+}

@@ -1,0 +1,40 @@
+/** A case on a real cluster: its namespace, volumes and objects, the run, and the cleanup after. */
+import * as path from 'path';
+import { E2eCase } from '../case';
+import { JobFacts } from '../manifests';
+import { createNamespace, deleteNamespace, moveToNamespace, podSecurityLabels } from './namespace';
+import { kubeObjects } from './objects';
+import { KubeRun } from './run';
+import { KubeTarget } from './target';
+import { deleteVolumes, prepareVolumes, volumePlan } from './volumes';
+
+export interface KubeCaseRun {
+  readonly run: KubeRun;
+  /** Deletes the namespace (and the case's PersistentVolumes); a problem when it did not go within the limit. */
+  cleanup(): Promise<string | undefined>;
+}
+
+export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: string, docs: any[], facts: JobFacts, dir: string, timeout: number): Promise<KubeCaseRun> {
+  const objects = kubeObjects(c, docs, facts, dir, namespace);
+  const plan = volumePlan(moveToNamespace(docs, namespace), namespace, c.volumes);
+  await createNamespace(target, namespace, podSecurityLabels(docs));
+  await prepareVolumes(target, plan);
+  const run = new KubeRun(target, {
+    namespace,
+    objects,
+    job: facts.name,
+    runner: facts.runner,
+    logs: path.join(dir, 'logs'),
+    timeout,
+    evict: c.faults?.evict,
+    crash: c.faults?.crash,
+  });
+  return {
+    run,
+    cleanup: async () => {
+      const problem = await deleteNamespace(target, namespace);
+      await deleteVolumes(target, plan);
+      return problem;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * The results of one full `npm run e2e` on one target, kept beside the report (docs/e2e-runs/) so
+ * that docs/e2e.md shows the pod emulator's and a real cluster's runs side by side.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { CaseResult } from './run-case';
+
+export interface RunRecord {
+  readonly target: 'podemu' | 'kube';
+  readonly date: string;
+  readonly seconds: number;
+  /** The cluster's versions (a real cluster) or the Flux install and CPUs (podemu). */
+  readonly environment?: string;
+  readonly results: Array<Omit<CaseResult, 'summary'>>;
+}
+
+function file(repoRoot: string, target: RunRecord['target']): string {
+  return path.join(repoRoot, 'docs', 'e2e-runs', `${target}.json`);
+}
+
+export function writeRunRecord(repoRoot: string, record: RunRecord): void {
+  fs.mkdirSync(path.dirname(file(repoRoot, record.target)), { recursive: true });
+  // Logs paths are this machine's: the record keeps what the report shows.
+  const results = record.results.map(({ logs: _logs, ...r }) => r);
+  fs.writeFileSync(file(repoRoot, record.target), `${JSON.stringify({ ...record, results }, null, 1)}\n`);
+}
+
+export function readRunRecord(repoRoot: string, target: RunRecord['target']): RunRecord | undefined {
+  const f = file(repoRoot, target);
+  return fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) as RunRecord : undefined;
+}

@@ -1,0 +1,248 @@
+/**
+ * The e2e runner's real-cluster mode (e2e/kube/*) without a cluster: how a case's objects move into
+ * its own namespace, how polled pods become podemu's summary (so one set of checks judges both),
+ * the faults' parsing and the crash command (run for real against a process named as a broker),
+ * the volumes a case needs, the images it lists, the command line and the two-run report.
+ */
+import { spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type * as k8s from '@kubernetes/client-node';
+import { App, Chart } from 'cdk8s';
+import { allCases } from '../e2e/cases';
+import { checkRun } from '../e2e/checks';
+import { imagesIn } from '../e2e/kube/images';
+import { caseNamespace, moveToNamespace, podSecurityLabels } from '../e2e/kube/namespace';
+import { makesOwnCertificate } from '../e2e/kube/objects';
+import { PodSeen, jobVerdict, observePod, podRecord } from '../e2e/kube/record';
+import { crashCommand, parseFaults } from '../e2e/kube/run';
+import { execExitCode } from '../e2e/kube/target';
+import { volumePlan } from '../e2e/kube/volumes';
+import { jobFacts, readDocs } from '../e2e/manifests';
+import { e2eReport } from '../e2e/report';
+import { parseArgs } from '../e2e/run';
+import { expectationFor } from '../e2e/run-case';
+import { RunRecord } from '../e2e/run-record';
+import { CertificateSource, FluxViewSource, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-kube-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function synth(props: Partial<MiniClusterProps> = {}, namespace = 'default'): any[] {
+  const app = new App({ outdir: dir });
+  new MiniCluster(new Chart(app, 'c', { namespace }), 'flux-sample', { size: 2, containers: [{ image: 'ubuntu:noble', command: 'hostname' }], ...props });
+  app.synth();
+  return readDocs([path.join(dir, 'c.k8s.yaml')]);
+}
+
+describe('the case namespace', () => {
+  test('GIVEN every case id THEN each gets its own valid DNS label, and a second run another', () => {
+    const ids = allCases().cases.map((c) => c.id);
+    const names = ids.map((id) => caseNamespace(id));
+    for (const n of names) expect(n).toMatch(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/);
+    expect(new Set(names).size).toBe(ids.length);
+    expect(caseNamespace(ids[0], 2)).not.toBe(names[0]);
+  });
+
+  test('GIVEN a MiniCluster synthesized for namespace hpc WHEN moved THEN no object and no broker host name is left in hpc', () => {
+    const docs = synth({}, 'hpc');
+    expect(JSON.stringify(docs)).toContain('.hpc.svc.cluster.local');
+    const moved = moveToNamespace(docs, 'e2e-x');
+    expect(moved.filter((d) => d.metadata?.namespace !== undefined).every((d) => d.metadata.namespace === 'e2e-x')).toBe(true);
+    const binding = moved.find((d) => d.kind === 'RoleBinding');
+    expect(binding.subjects.every((s: any) => s.namespace === 'e2e-x')).toBe(true);
+    const broker = moved.find((d) => d.kind === 'ConfigMap' && Object.keys(d.data ?? {}).some((k) => k.endsWith('.toml')));
+    expect(JSON.stringify(broker.data)).toContain('.e2e-x.svc.cluster.local');
+    expect(JSON.stringify(moved)).not.toMatch(/\bhpc\.svc\b/);
+    // The input is left as it was.
+    expect(docs.find((d) => d.kind === 'Job').metadata.namespace).toBe('hpc');
+  });
+
+  test('GIVEN objects of two namespaces THEN the move is refused, naming both', () => {
+    const docs = [{ kind: 'ConfigMap', metadata: { name: 'a', namespace: 'x' } }, { kind: 'ConfigMap', metadata: { name: 'b', namespace: 'y' } }];
+    expect(() => moveToNamespace(docs, 'z')).toThrow(/several namespaces \(x, y\)/);
+  });
+
+  test('GIVEN a restricted MiniCluster THEN its namespace enforces restricted; GIVEN the default THEN nothing is enforced', () => {
+    expect(podSecurityLabels(synth({ podSecurity: PodSecurityLevel.RESTRICTED }))).toEqual({ 'pod-security.kubernetes.io/enforce': 'restricted' });
+    expect(podSecurityLabels(synth())).toEqual({});
+  });
+});
+
+describe('the certificate', () => {
+  test('GIVEN the default output THEN it makes its own certificate; GIVEN a user-made Secret THEN it does not', () => {
+    const own = synth();
+    expect(makesOwnCertificate(own, jobFacts(own))).toBe(true);
+    const user = synth({ certificate: CertificateSource.fromExistingSecret('my-curve') });
+    expect(makesOwnCertificate(user, jobFacts(user))).toBe(false);
+  });
+});
+
+/** A pod as the API returns it, of index `index`, at a moment of its life. */
+function pod(name: string, index: number, o: { phase?: string; ready?: boolean; runner?: k8s.V1ContainerState; last?: k8s.V1ContainerState; restarts?: number; disruption?: boolean } = {}): k8s.V1Pod {
+  return {
+    metadata: { name, labels: { 'batch.kubernetes.io/job-completion-index': String(index) } },
+    spec: { containers: [{ name: 'flux-sample' }], initContainers: [{ name: 'flux-handshake', restartPolicy: 'Always' }, { name: 'flux-view' }] },
+    status: {
+      phase: o.phase ?? 'Running',
+      conditions: [
+        { type: 'PodScheduled', status: 'True' },
+        { type: 'Ready', status: o.ready ? 'True' : 'False' },
+        ...(o.disruption ? [{ type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI' }] : []),
+      ],
+      containerStatuses: o.runner ? [{ name: 'flux-sample', containerID: `containerd://${name}-${o.restarts ?? 0}`, restartCount: o.restarts ?? 0, state: o.runner, lastState: o.last, image: '', imageID: '', ready: !!o.ready }] : [],
+    },
+  } as k8s.V1Pod;
+}
+
+const T0 = Date.parse('2026-11-26T10:00:00Z');
+const at = (s: number) => new Date(T0 + s * 1000);
+
+describe('a polled run as podemu records it', () => {
+  test('GIVEN a worker that starts, turns Ready and completes THEN its record has the times, the broker up at Ready and the exit', () => {
+    const seen = new Map<string, PodSeen>();
+    const lines = [
+      ...observePod(seen, pod('c-1-aaaaa', 1, { phase: 'Pending' }), 0.5, T0),
+      ...observePod(seen, pod('c-1-aaaaa', 1, { runner: { running: { startedAt: at(2) } } }), 2.5, T0),
+      ...observePod(seen, pod('c-1-aaaaa', 1, { ready: true, runner: { running: { startedAt: at(2) } } }), 4, T0),
+      ...observePod(seen, pod('c-1-aaaaa', 1, { phase: 'Succeeded', runner: { terminated: { exitCode: 0, startedAt: at(2), finishedAt: at(9), containerID: 'containerd://c-1-aaaaa-0' } } }), 9.5, T0),
+    ];
+    expect(lines).toEqual(['c-1-aaaaa: created', 'c-1-aaaaa: phase Running', 'c-1-aaaaa: flux-sample started', 'c-1-aaaaa: ready', 'c-1-aaaaa: flux-broker (rank 1) connected to its parent',
+      'c-1-aaaaa: not ready', 'c-1-aaaaa: phase Succeeded', 'c-1-aaaaa: flux-sample exited 0']);
+    const record = podRecord(seen.get('c-1-aaaaa')!, (c, run) => `c-1-aaaaa/${c}.${run}.log`);
+    expect(record.broker).toMatchObject({ connected_to_parent: 4, listen: null, connects: [4] });
+    expect(record.times).toMatchObject({ created: 0.5, ready: 4, end: 9.5 });
+    expect(record.containers[0]).toEqual({ name: 'flux-sample', type: 'main', restarts: 0, runs: [{ start: 2, end: 9, exit_code: 0, termination_message: null, log: 'c-1-aaaaa/flux-sample.0.log' }] });
+  });
+
+  test('GIVEN a container restarted in place THEN both runs are kept, the first with its exit code', () => {
+    const seen = new Map<string, PodSeen>();
+    observePod(seen, pod('c-0-aaaaa', 0, { runner: { running: { startedAt: at(1) } } }), 1, T0);
+    observePod(seen, pod('c-0-aaaaa', 0, { restarts: 1, runner: { running: { startedAt: at(6) } }, last: { terminated: { exitCode: 137, startedAt: at(1), finishedAt: at(5), containerID: 'containerd://c-0-aaaaa-0' } } }), 6, T0);
+    const runs = podRecord(seen.get('c-0-aaaaa')!, () => undefined).containers[0];
+    expect(runs.restarts).toBe(1);
+    expect(runs.runs.map((r) => [r.exit_code, r.start])).toEqual([[137, 1], [null, 6]]);
+  });
+
+  test('GIVEN an evicted pod THEN its reason is the DisruptionTarget reason, and a replaced lead listens when Ready', () => {
+    const seen = new Map<string, PodSeen>();
+    observePod(seen, pod('c-0-aaaaa', 0, { phase: 'Failed', disruption: true }), 3, T0);
+    observePod(seen, pod('c-0-bbbbb', 0, { ready: true, runner: { running: { startedAt: at(12) } } }), 13, T0);
+    expect(podRecord(seen.get('c-0-aaaaa')!, () => undefined).reason).toBe('EvictionByEvictionAPI');
+    expect(podRecord(seen.get('c-0-bbbbb')!, () => undefined).broker).toMatchObject({ listen: 13, connected_to_parent: null });
+  });
+
+  test('GIVEN Job conditions THEN the verdict carries reason and message, which the checks match as podemu\'s', () => {
+    expect(jobVerdict({ status: { conditions: [{ type: 'Failed', status: 'True', reason: 'PodFailurePolicy', message: 'Container c for pod ns/c-0-abcde failed with exit code 1 matching FailJob rule at index 0' }] } })).toEqual({
+      result: 'Failed', reason: 'PodFailurePolicy: Container c for pod ns/c-0-abcde failed with exit code 1 matching FailJob rule at index 0',
+    });
+    expect(jobVerdict({ status: { conditions: [{ type: 'SuccessCriteriaMet', status: 'True' }, { type: 'Complete', status: 'True', reason: 'SuccessCriteriaMet' }] } })?.result).toBe('Succeeded');
+    expect(jobVerdict({ status: { conditions: [{ type: 'Failed', status: 'False' }] } })).toBeUndefined();
+  });
+
+  test('GIVEN a recorded run whose lead printed the wrong text THEN the shared checks fail it', () => {
+    const seen = new Map<string, PodSeen>();
+    observePod(seen, pod('c-0-aaaaa', 0, { ready: true, phase: 'Succeeded', runner: { terminated: { exitCode: 0, startedAt: at(1), finishedAt: at(3), containerID: 'containerd://c-0-aaaaa-0' } } }), 3, T0);
+    fs.mkdirSync(path.join(dir, 'c-0-aaaaa'));
+    fs.writeFileSync(path.join(dir, 'c-0-aaaaa', 'flux-sample.0.log'), 'hello wrld\n');
+    const summary = { result: 'Succeeded' as const, reason: 'SuccessCriteriaMet', wall_time_s: 3, flux_instance_up_s: 3, pods: [podRecord(seen.get('c-0-aaaaa')!, (c, r) => `c-0-aaaaa/${c}.${r}.log`)] };
+    const problems = checkRun({ expect: { result: 'Succeeded', leadOutputExactly: 'hello world' }, summary, logs: dir, runner: 'flux-sample', pods: 1 });
+    expect(problems).toEqual([expect.stringContaining('lead output differs')]);
+    fs.writeFileSync(path.join(dir, 'c-0-aaaaa', 'flux-sample.0.log'), 'hello world\n');
+    expect(checkRun({ expect: { result: 'Succeeded', leadOutputExactly: 'hello world' }, summary, logs: dir, runner: 'flux-sample', pods: 1 })).toEqual([]);
+  });
+});
+
+describe('faults on a cluster', () => {
+  test('GIVEN --evict and --crash specs THEN they are planned in time order; a bad one is refused with its form', () => {
+    expect(parseFaults(['2@15'], ['1@6:flux-handshake'])).toEqual([
+      { fault: 'crash', index: 1, at: 6, container: 'flux-handshake' },
+      { fault: 'evict', index: 2, at: 15, container: undefined },
+    ]);
+    expect(() => parseFaults(['2@15:flux-sample'])).toThrow("bad --evict '2@15:flux-sample': INDEX@SECONDS");
+    expect(() => parseFaults([], ['x@1'])).toThrow('INDEX@SECONDS[:CONTAINER]');
+  });
+
+  test('GIVEN a process named as a broker WHEN the runner crash command runs THEN it is SIGKILLed, and other processes live', async () => {
+    const broker = path.join(dir, 'flux-broker-2');
+    fs.copyFileSync('/bin/sleep', broker);
+    fs.chmodSync(broker, 0o755);
+    const victim = spawn(broker, ['30']);
+    const bystander = spawn('/bin/sleep', ['30']);
+    await new Promise((r) => setTimeout(r, 200));
+    const [cmd, ...args] = crashCommand(true);
+    const r = spawnSync(cmd, args, { encoding: 'utf8' });
+    const signal = await new Promise((resolve) => victim.on('exit', (_c, s) => resolve(s)));
+    expect(signal).toBe('SIGKILL');
+    expect(r.stdout).toMatch(/killed [1-9]\d* broker\(s\)/);
+    expect(bystander.exitCode).toBeNull();
+    bystander.kill();
+  });
+
+  test('GIVEN exec Status bodies THEN the exit code is read as kubectl reads it', () => {
+    expect(execExitCode({ status: 'Success' })).toBe(0);
+    expect(execExitCode({ status: 'Failure', details: { causes: [{ reason: 'ExitCode', message: '3' }] } })).toBe(3);
+    expect(execExitCode(undefined)).toBeNull();
+  });
+});
+
+describe('volumes and images', () => {
+  test('GIVEN a Job that mounts a claim the output does not make, and a hostPath directory THEN a bound PV and a seeding pod write the files', () => {
+    const docs = [{ kind: 'Job', metadata: { name: 'j' }, spec: { completionMode: 'Indexed', template: { spec: { volumes: [
+      { name: 'data', persistentVolumeClaim: { claimName: 'data' } }, { name: 'scratch', hostPath: { path: '/var/tmp/scratch', type: 'Directory' } }] } } } }];
+    const plan = volumePlan(docs, 'e2e-v', [{ podemuKey: 'pvc-data', files: { 'pancakes.txt': 'pancakes\n' } }]);
+    expect(plan.claims.map((c) => [c.metadata.name, c.spec.volumeName])).toEqual([['data', 'e2e-v-data']]);
+    expect(plan.volumes[0].spec.claimRef).toEqual({ namespace: 'e2e-v', name: 'data' });
+    const spec = plan.seedPod.spec;
+    expect(spec.volumes).toEqual([{ name: 'v0', persistentVolumeClaim: { claimName: 'data' } }, { name: 'v1', hostPath: { path: '/var/tmp/scratch', type: 'DirectoryOrCreate' } }]);
+    // The script really writes the file (run here with the mount paths as local directories).
+    const script = spec.containers[0].command[2].replace(/\/seed\//g, `${dir}/`);
+    fs.mkdirSync(path.join(dir, 'v0'));
+    fs.mkdirSync(path.join(dir, 'v1'));
+    expect(spawnSync('sh', ['-c', script]).status).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'v0', 'pancakes.txt'), 'utf8')).toBe('pancakes\n');
+  });
+
+  test('GIVEN a Job with nothing to mount or seed THEN no seeding pod', () => {
+    expect(volumePlan(synth(), 'e2e-x').seedPod).toBeUndefined();
+  });
+
+  test('GIVEN the image-volume output THEN its images include the view reference and the handshake image', () => {
+    const images = imagesIn(synth({ kubernetesVersion: '1.35', flux: { container: { source: FluxViewSource.IMAGE_VOLUME } } }));
+    expect(images).toEqual(expect.arrayContaining(['ubuntu:noble', 'docker.io/library/node:22.11.0-alpine3.20', 'ghcr.io/converged-computing/flux-view-ubuntu:tag-noble']));
+  });
+});
+
+describe('the command line and the report', () => {
+  test('GIVEN the real-cluster options THEN they are parsed; --context alone and unknown options are refused', () => {
+    expect(parseArgs(['--kubeconfig', '/k', '--context', 'c', '--only', 'hello', '--cluster-note', 'runc 1.1.5'])).toEqual({
+      only: ['hello'], keep: false, kubeconfig: '/k', context: 'c', clusterNotes: ['runc 1.1.5'], listImages: false,
+    });
+    expect(() => parseArgs(['--context', 'c'])).toThrow('--context needs --kubeconfig');
+    expect(() => parseArgs(['--kubecfg', 'x'])).toThrow(/unknown option\(s\) --kubecfg/);
+  });
+
+  test('GIVEN a case with a real-cluster expectation THEN it applies there only', () => {
+    const c = allCases().cases[0];
+    const changed = { ...c, kube: { expect: { leadOutput: [/x/] } } };
+    expect(expectationFor(changed, 'kube').leadOutput).toEqual([/x/]);
+    expect(expectationFor(changed, 'podemu')).toBe(c.expect);
+  });
+
+  test('GIVEN both runs THEN the report shows each case\'s two results side by side, with the cluster\'s versions', () => {
+    const { cases, rejected } = allCases();
+    const first = cases.slice(0, 2);
+    const podemu: RunRecord = { target: 'podemu', date: '2026-11-25', seconds: 10, environment: 'flux-core 0.88.0', results: [{ id: first[0].id, status: 'pass', problems: [], brokers: '4/4', wallSeconds: 3.6 }] };
+    const kube: RunRecord = { target: 'kube', date: '2026-11-26', seconds: 20, environment: 'API server v1.36.3', results: [{ id: first[0].id, status: 'fail', problems: ['namespace e2e-x still Terminating'], brokers: '3/4' }, { id: first[1].id, status: 'skip', problems: ['slow DNS'] }] };
+    const text = e2eReport(first, rejected, podemu, kube);
+    expect(text).toContain(`| ${first[0].id} |`);
+    expect(text).toMatch(new RegExp(`\\| ${first[0].id} \\|[^\n]*\\| pass \\| 4/4 \\| 3\\.6 \\| fail \\| 3/4 \\| – \\|`));
+    expect(text).toContain('real cluster: slow DNS');
+    expect(text).toContain('- Real cluster: 2026-11-26, API server v1.36.3');
+    expect(text).toContain('### example hello-world (real cluster)');
+  });
+});
