@@ -11,6 +11,7 @@
  * goes, and a sidecar's peak RSS. With slow DNS it also prints each Job's success counted from the
  * last pod's creation (with pods 1 s apart, the stagger alone puts it (N-1) s late), and each
  * library variant's slow-DNS time over its own healthy-DNS time (when both scenarios ran).
+ * With `-- --kubeconfig FILE [--context NAME]` it runs on that cluster instead (bringup/kube.ts).
  * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX). BRINGUP_RUNS sets the rounds (default 3),
  * BRINGUP_SIZES the pod counts (default 4,16), BRINGUP_SCENARIOS which scenarios (indexes into
  * SCENARIOS, default all), so that a long benchmark can run in parts. The image volume's content is
@@ -25,6 +26,7 @@ import { synthCluster } from '../e2e/cases/synth';
 import { certificateSecret } from '../e2e/certificate';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { JobInput, prepareImageRoots } from './bringup/image-root';
+import { kubeBringup } from './bringup/kube';
 import { RssSampler } from './bringup/rss';
 import { phaseCells, phases, PhaseTimes } from './bringup/phases';
 import { median } from './stats';
@@ -120,7 +122,12 @@ async function measure(engines: Engines, input: JobInput, s: Scenario, logs: str
 
 const f2 = (x: number) => x.toFixed(2);
 
-async function main(): Promise<void> {
+async function main(argv: string[]): Promise<void> {
+  const flag = (name: string) => argv[argv.indexOf(name) + 1];
+  if (argv.includes('--kubeconfig')) {
+    await kubeBringup(flag('--kubeconfig'), argv.includes('--context') ? flag('--context') : undefined, findEngines().podemu, WORK);
+    return;
+  }
   const engines = findEngines();
   if (engines.missing.length) {
     console.log(`bench:bringup skipped: ${engines.missing.join('; ')}`);
@@ -194,7 +201,7 @@ async function main(): Promise<void> {
   console.log(`\nPeak RSS of one handshake sidecar (VmHWM, largest over all library runs): ${(rss.peakKiB / 1024).toFixed(1)} MiB`);
 }
 
-main().catch((e) => {
+main(process.argv.slice(2)).catch((e) => {
   console.error(e);
   process.exitCode = 1;
 });

@@ -109,6 +109,10 @@ export interface Summary {
   readonly reason: string | null;
   readonly wall_time_s: number | null;
   readonly flux_instance_up_s: number | null;
+  /** A real cluster only: seconds from the objects' creation (`kubectl apply`) to the Job's success. */
+  readonly apply_to_success_s?: number | null;
+  /** A real cluster only: where the brokers' times come from, the lead's log or (without it) the pods' Ready times. */
+  readonly broker_times?: 'broker log' | 'ready';
   /** The largest spacing of podemu's samples of the brokers' sockets (s). */
   readonly tcp_sample_interval_max_s?: number | null;
   readonly pods: PodRecord[];

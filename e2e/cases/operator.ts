@@ -7,7 +7,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { loadInputs } from '../../lib/operator/command-input';
-import { E2eCase, Expectation, HostNeeds, RejectedCase, VolumeSeed } from '../case';
+import { E2eCase, Expectation, HostNeeds, KubeVariant, RejectedCase, VolumeSeed } from '../case';
 import { waitForNodes } from './flux-steps';
 import { LAMMPS_LIMIT, LAMMPS_NEEDS, lammpsExpectation } from './images';
 
@@ -33,6 +33,8 @@ interface OperatorCaseSpec {
   readonly patch?: E2eCase['patch'];
   /** More `cdk8s-minicluster synth` options, as a migrating user would pass them. */
   readonly synthArgs?: string[];
+  /** What differs on a real cluster. */
+  readonly kube?: KubeVariant;
 }
 
 /** The operator's test data file its volumes tests list (tests/data). */
@@ -59,7 +61,11 @@ const SPECS: Record<string, OperatorCaseSpec> = {
   'disable-view/minicluster.yaml': { needs: LAMMPS_NEEDS('/home/flux/examples/reaxff/HNS'), machineLimit: LAMMPS_LIMIT, expect: lammpsExpectation('2 by 1 by 1') },
   'emptydir/minicluster-without.yaml': { expect: { leadOutput: [/^Filesystem .*\n.* \/dev\/shm$/m] } },
   // The memory emptyDir is its own file system at /dev/shm (podemu names its tmpfs podemu-emptydir).
-  'emptydir/minicluster.yaml': { expect: { leadOutput: [/^podemu-emptydir .* \/dev\/shm$/m] } },
+  'emptydir/minicluster.yaml': {
+    expect: { leadOutput: [/^podemu-emptydir .* \/dev\/shm$/m] },
+    // The kubelet mounts a memory-backed emptyDir as a tmpfs named tmpfs.
+    kube: { expect: { leadOutput: [/^tmpfs .* \/dev\/shm$/m] } },
+  },
   'existing-volumes/minicluster.yaml': { volumes: () => [{ podemuKey: 'pvc-data', files: PANCAKES() }] },
   'flux-resource-list/minicluster.yaml': { expect: { leadOutput: [/^\s+free\s+4\s+\d+\s+0 flux-sample-\[0-3\]$/m] } },
   'flux-sidecar/minicluster.yaml': {
@@ -142,6 +148,7 @@ function operatorCase(relative: string, file: string, dir: string, moreArgs: str
     podemu: { timeout: spec.timeout },
     machineLimit: spec.machineLimit,
     patch: spec.patch,
+    kube: spec.kube,
     note: synthArgs.length ? `synthesized with \`synth ${synthArgs.join(' ')}\`` : undefined,
     expect: { result: 'Succeeded', leadOutputExactly: exactly, ...spec.expect },
   };

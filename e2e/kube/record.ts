@@ -8,6 +8,7 @@
  */
 import type * as k8s from '@kubernetes/client-node';
 import { BrokerRecord, ContainerRun, PodRecord } from '../podemu';
+import { BrokerEvent } from './broker-log';
 
 /** One container run as polled: its container ID, start, end and exit. */
 interface RunSeen {
@@ -119,17 +120,45 @@ export function observePod(seen: Map<string, PodSeen>, pod: k8s.V1Pod, now: numb
   return lines;
 }
 
-/** podemu's record of a pod from what was seen; `logOf` names each run's log file (or undefined). */
-export function podRecord(p: PodSeen, logOf: (container: string, run: number, runs: number) => string | undefined): PodRecord {
-  const runner = p.readyAt.length ? p.readyAt : [];
-  const up = runner[0] ?? null;
+/** When a pod's broker listened (rank 0) or connected to its parent, per the lead's log; seconds since t0. */
+export interface DatedBroker {
+  readonly listen?: number;
+  readonly connects: number[];
+}
+
+/**
+ * The lead's log events given to the pods they belong to: a rank's connection to the newest pod of
+ * that index created by then, rank 0's listening to the newest lead created by then.
+ */
+export function datedBrokers(pods: PodSeen[], events: BrokerEvent[], t0: number): Map<string, DatedBroker> {
+  const dated = new Map<string, { listen?: number; connects: number[] }>();
+  for (const e of [...events].sort((a, b) => a.at - b.at)) {
+    const t = Math.round((e.at - t0) / 10) / 100;
+    const pod = pods.filter((p) => p.index === e.rank && (p.times.created ?? 0) <= t + 1).at(-1);
+    if (!pod) continue;
+    const d = dated.get(pod.name) ?? { connects: [] };
+    if (e.what === 'listening') d.listen ??= t;
+    else d.connects.push(t);
+    dated.set(pod.name, d);
+  }
+  return dated;
+}
+
+/**
+ * podemu's record of a pod from what was seen; `logOf` names each run's log file (or undefined).
+ * The broker's times come from the lead's log when `dated` has them, else from the pod's Ready times.
+ */
+export function podRecord(p: PodSeen, logOf: (container: string, run: number, runs: number) => string | undefined, dated?: DatedBroker): PodRecord {
+  const connects = dated ? dated.connects : p.readyAt;
+  const listen = dated ? dated.listen ?? null : p.readyAt[0] ?? null;
+  const up = p.index === 0 ? listen : connects[0] ?? null;
   const broker: BrokerRecord = {
     rank: String(p.index),
     first_seen: p.times.scheduled ?? null,
-    listen: p.index === 0 ? up : null,
-    connected_to_parent: p.index === 0 ? null : up,
+    listen: p.index === 0 ? listen : null,
+    connected_to_parent: p.index === 0 ? null : connects[0] ?? null,
     up,
-    connects: p.index === 0 ? [] : runner,
+    connects: p.index === 0 ? [] : connects,
   };
   return {
     index: p.index,

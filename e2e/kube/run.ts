@@ -8,7 +8,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type * as k8s from '@kubernetes/client-node';
 import { FaultRecord, Summary } from '../podemu';
-import { PodSeen, jobVerdict, observePod, podRecord } from './record';
+import { BrokerLogFollower, brokerEvents } from './broker-log';
+import { PodSeen, datedBrokers, jobVerdict, observePod, podRecord } from './record';
 import { KubeExecResult, KubeTarget, execIn } from './target';
 
 const POLL_MS = 500;
@@ -26,6 +27,10 @@ export interface KubeRunOptions {
   readonly evict?: string[];
   /** `INDEX@SECONDS[:CONTAINER]`: kill that container's process (the broker in the runner). */
   readonly crash?: string[];
+  /** The Flux view script (the Job's flux-view annotation): the lead's log is followed through it. Unset: not followed. */
+  readonly viewScript?: string;
+  /** How often the pods and the Job are read. @default 500 */
+  readonly pollMs?: number;
 }
 
 interface PlannedFault {
@@ -62,8 +67,11 @@ export class KubeRun {
   private readonly seen = new Map<string, PodSeen>();
   private readonly timeline: string[] = [];
   private readonly faults: FaultRecord[] = [];
+  /** `flux dmesg --follow` of each lead pod, started when it turns Ready. */
+  private readonly followers = new Map<string, BrokerLogFollower>();
   private t0: number | undefined;
   private readonly started = Date.now();
+  private applied: number | undefined;
   private interrupted = false;
   private readonly done: Promise<Summary>;
 
@@ -102,21 +110,31 @@ export class KubeRun {
 
   private async run(): Promise<Summary> {
     fs.mkdirSync(this.o.logs, { recursive: true });
+    this.applied = Date.now();
     for (const object of this.o.objects) await this.target.objects.create(object);
     const planned = parseFaults(this.o.evict, this.o.crash);
     let verdict: ReturnType<typeof jobVerdict>;
     let verdictAt: number | null = null;
+    let verdictFromApply: number | null = null;
     const deadline = this.started + this.o.timeout * 1000;
     while (!this.interrupted) {
       const pods = (await this.target.core.listNamespacedPod({ namespace: this.o.namespace, labelSelector: `batch.kubernetes.io/job-name=${this.o.job}` })).items;
       if (this.t0 === undefined && pods.length) this.t0 = Date.now();
       for (const pod of sortByCreation(pods)) for (const line of observePod(this.seen, pod, this.now(), this.t0 ?? Date.now())) this.log(line);
+      if (this.o.viewScript) {
+        for (const p of this.seen.values()) {
+          if (p.index === 0 && p.ready && !this.followers.has(p.name)) {
+            this.followers.set(p.name, new BrokerLogFollower(this.target, { namespace: this.o.namespace, pod: p.name, container: this.o.runner }, this.o.viewScript));
+          }
+        }
+      }
       while (this.t0 !== undefined && planned.length && planned[0].at <= this.now()) await this.inject(planned.shift()!);
       const job = await this.target.batch.readNamespacedJob({ name: this.o.job, namespace: this.o.namespace });
       if (!verdict) {
         verdict = jobVerdict(job);
         if (verdict) {
           verdictAt = this.now();
+          verdictFromApply = (Date.now() - this.applied) / 1000;
           this.log(`job: ${verdict.result} (${verdict.reason})`);
         }
       }
@@ -126,12 +144,16 @@ export class KubeRun {
         this.log(`runner: timeout after ${this.o.timeout} s`);
         break;
       }
-      await new Promise((r) => setTimeout(r, POLL_MS));
+      await new Promise((r) => setTimeout(r, this.o.pollMs ?? POLL_MS));
     }
     for (const f of planned) this.faults.push({ at: f.at, fault: f.fault, index: f.index, pod: null, outcome: 'not carried out: the run ended first' });
+    for (const f of this.followers.values()) f.stop();
+    const logText = [...this.followers.values()].map((f) => f.text).join('\n');
+    fs.writeFileSync(path.join(this.o.logs, 'lead-dmesg.log'), logText);
     const pods = [...this.seen.values()];
+    const dated = datedBrokers(pods, brokerEvents(logText), this.t0 ?? this.started);
     const records = [];
-    for (const p of pods) records.push(podRecord(p, (container, run, runs) => this.logFile(p, container, run, runs)));
+    for (const p of pods) records.push(podRecord(p, (container, run, runs) => this.logFile(p, container, run, runs), dated.get(p.name)));
     for (const p of records) await this.fetchLogs(p.pod, p.containers);
     fs.writeFileSync(path.join(this.o.logs, 'events.log'), this.events());
     const ready = pods.flatMap((p) => p.readyAt);
@@ -139,9 +161,11 @@ export class KubeRun {
       result: verdict?.result ?? (this.interrupted ? 'Interrupted' : 'Failed'),
       reason: verdict?.reason ?? (this.interrupted ? null : `runner timeout: no Job verdict after ${this.o.timeout} s`),
       wall_time_s: verdict?.result === 'Succeeded' ? verdictAt : null,
+      apply_to_success_s: verdict?.result === 'Succeeded' ? verdictFromApply : null,
       flux_instance_up_s: ready.length ? Math.max(...pods.map((p) => p.readyAt[0] ?? 0)) : null,
       pods: records,
       faults: this.faults,
+      broker_times: dated.size ? 'broker log' : 'ready',
     };
     fs.writeFileSync(path.join(this.o.logs, 'summary.json'), JSON.stringify(summary, null, 2));
     return summary;

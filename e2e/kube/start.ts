@@ -1,7 +1,8 @@
 /** A case on a real cluster: its namespace, volumes and objects, the run, and the cleanup after. */
 import * as path from 'path';
 import { E2eCase } from '../case';
-import { JobFacts } from '../manifests';
+import { FLUX_VIEW_ANNOTATION } from '../../lib/core/day2-contract';
+import { JobFacts, indexedJob } from '../manifests';
 import { createNamespace, deleteNamespace, moveToNamespace, podSecurityLabels } from './namespace';
 import { kubeObjects } from './objects';
 import { KubeRun } from './run';
@@ -28,6 +29,7 @@ export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: s
     timeout,
     evict: c.faults?.evict,
     crash: c.faults?.crash,
+    viewScript: indexedJob(docs).metadata?.annotations?.[FLUX_VIEW_ANNOTATION],
   });
   return {
     run,

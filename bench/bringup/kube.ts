@@ -1,0 +1,107 @@
+/**
+ * `npm run bench:bringup -- --kubeconfig FILE [--context NAME]`: the bring-up benchmark on a real
+ * cluster. Hello world (`flux resource list; flux run -N<N> hostname`) as the naive operator-style
+ * Job (podemu's testdata/fluxtest.yaml, resized) and as this library's MiniCluster (view copied to
+ * disk, the default; and the view as an image volume), alternating in rotating order, each run in
+ * a new namespace with its certificate Secret made beforehand (untimed). Measured: seconds from the
+ * objects' creation (`kubectl apply`) to the Job's success; printed: medians, and the medians of
+ * the per-round ratios to the naive Job. BRINGUP_RUNS rounds (default 5), BRINGUP_SIZES (4,16).
+ * Slow DNS cannot be made on a real cluster: those scenarios run in the emulator only.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseAllDocuments } from 'yaml';
+import { CertificateSource, FluxViewSource, MiniCluster } from '../../lib';
+import { App, Chart } from 'cdk8s';
+import { certificateSecret } from '../../e2e/certificate';
+import { createNamespace, deleteNamespace, moveToNamespace } from '../../e2e/kube/namespace';
+import { KubeRun } from '../../e2e/kube/run';
+import { KubeTarget, connectTarget } from '../../e2e/kube/target';
+import { readDocs } from '../../e2e/manifests';
+import { median } from '../stats';
+import { printTable } from '../table';
+
+const JOBS = ['naive', 'library', 'library, image volume'] as const;
+type JobKind = typeof JOBS[number];
+
+interface KubeJob {
+  readonly job: string;
+  /** Created before the timer starts: the certificate Secret. */
+  readonly before: any[];
+  readonly objects: any[];
+}
+
+function library(dir: string, n: number, source: FluxViewSource): KubeJob {
+  const app = new App({ outdir: dir });
+  new MiniCluster(new Chart(app, 'bringup', { namespace: 'default' }), 'fluxlib', {
+    size: n,
+    logging: { quiet: true },
+    kubernetesVersion: source === FluxViewSource.IMAGE_VOLUME ? '1.35' : undefined,
+    flux: source === FluxViewSource.COPY_TO_DISK ? undefined : { container: { source } },
+    // Made beforehand, as for the naive Job: the timed part is the cluster's own bring-up.
+    certificate: CertificateSource.fromExistingSecret('fluxlib-curve'),
+    containers: [{ image: 'ubuntu:noble', launcher: true, command: `sh -c 'flux resource list; flux run -N${n} hostname'` }],
+  });
+  app.synth();
+  return { job: 'fluxlib', before: readDocs([certificateSecret(dir, { secret: 'fluxlib-curve', cluster: 'fluxlib', namespace: 'default' })]), objects: readDocs([path.join(dir, 'bringup.k8s.yaml')]) };
+}
+
+function naive(n: number, podemuTestdata: string): KubeJob {
+  const docs = parseAllDocuments(fs.readFileSync(path.join(podemuTestdata, 'fluxtest.yaml'), 'utf8')).map((d) => d.toJS()).filter((d) => d);
+  for (const d of docs) {
+    if (d.kind === 'Job') Object.assign(d.spec, { completions: n, parallelism: n });
+    if (d.kind === 'ConfigMap') {
+      const start = d.data['start.sh'] as string;
+      if (!start.includes('fluxtest-[0-3]') || !start.includes('flux run -N4')) throw new Error('fluxtest.yaml changed: cannot resize it');
+      d.data['start.sh'] = start.replace('fluxtest-[0-3]', `fluxtest-[0-${n - 1}]`).replace('flux run -N4', `flux run -N${n}`);
+    }
+  }
+  return { job: 'fluxtest', before: readDocs([path.join(podemuTestdata, 'fluxtest-curve-secret.yaml')]), objects: docs };
+}
+
+/** One timed run in namespace `ns`: seconds from apply to the Job's success. */
+async function measure(target: KubeTarget, input: KubeJob, ns: string, logs: string): Promise<number> {
+  await createNamespace(target, ns, {});
+  try {
+    for (const o of moveToNamespace(input.before, ns)) await target.objects.create(o);
+    const run = new KubeRun(target, { namespace: ns, objects: moveToNamespace(input.objects, ns), job: input.job, runner: '', logs, timeout: 300, pollMs: 200 });
+    const s = await run.finished();
+    if (s.result !== 'Succeeded' || s.apply_to_success_s == null) throw new Error(`${input.job} in ${ns}: ${s.result} (${s.reason}); logs in ${logs}`);
+    return s.apply_to_success_s;
+  } finally {
+    const left = await deleteNamespace(target, ns);
+    if (left) throw new Error(left);
+  }
+}
+
+const f2 = (x: number) => x.toFixed(2);
+
+export async function kubeBringup(kubeconfig: string, context: string | undefined, podemu: string | undefined, work: string): Promise<void> {
+  const target = connectTarget(kubeconfig, context);
+  if (!podemu) throw new Error('the naive Job is podemu\'s testdata/fluxtest.yaml: put ../shared/tools/podemu beside the checkout or set PODEMU');
+  const runs = Number(process.env.BRINGUP_RUNS ?? 5);
+  const sizes = (process.env.BRINGUP_SIZES ?? '4,16').split(',').map(Number);
+  const rows: string[] = [];
+  for (const n of sizes) {
+    const inputs: Record<JobKind, KubeJob> = {
+      'naive': naive(n, path.join(path.dirname(podemu), 'testdata')),
+      'library': library(path.join(work, `kube-lib-${n}`), n, FluxViewSource.COPY_TO_DISK),
+      'library, image volume': library(path.join(work, `kube-lib-image-${n}`), n, FluxViewSource.IMAGE_VOLUME),
+    };
+    const rounds: Array<Record<JobKind, number>> = [];
+    for (let i = 0; i < runs; i++) {
+      const order = JOBS.map((_, k) => JOBS[(k + i) % JOBS.length]);
+      const got: Partial<Record<JobKind, number>> = {};
+      for (const which of order) got[which] = await measure(target, inputs[which], `bringup-${n}-${which.replace(/[^a-z]+/g, '-')}-${i}`.replace(/-+/g, '-'), path.join(work, `kube-logs-${n}-${i}`));
+      const round = got as Record<JobKind, number>;
+      rounds.push(round);
+      console.log(`N=${n} run ${i + 1}: ${JOBS.map((j) => `${j} ${f2(round[j])} s`).join(', ')} (apply -> Job success)`);
+    }
+    for (const which of JOBS) {
+      const ratio = which === 'naive' ? '1.00' : f2(median(rounds.map((r) => r[which] / r.naive)));
+      rows.push(`| ${n} | ${which} | ${f2(median(rounds.map((r) => r[which])))} | ${rounds.map((r) => f2(r[which])).join(', ')} | ${ratio} |`);
+    }
+  }
+  console.log(`\nReal cluster (${target.server}): seconds from apply to Job success, ${runs} rotating rounds; ratio = median of the per-round ratios to the naive Job.\n`);
+  printTable(['N', 'Job', 'median (s)', 'each round (s)', 'ratio to naive'], 'rlrlr', rows);
+}
