@@ -5,11 +5,13 @@
  */
 import { Command } from 'commander';
 import { day2Commands } from './day2';
+import { packageVersion } from './version';
 
 export function kubectlPluginProgram(): Command {
   const program = new Command('kubectl-minicluster')
     .usage('<command> [options]  (as a kubectl plugin: kubectl minicluster <command>)')
     .description('see, wait for, scale and reach running cdk8s-minicluster MiniClusters')
+    .version(packageVersion(), '-V, --version', 'print the cdk8s-minicluster package version')
     .showHelpAfterError();
   for (const command of day2Commands('kubectl-minicluster')) program.addCommand(command);
   return program;

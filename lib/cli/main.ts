@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 import { certCommand } from './cert';
 import { day2Commands } from './day2';
+import { packageVersion } from './version';
 import { synthCommand } from './synth';
 import { validateCommand } from './validate';
 
@@ -15,6 +16,7 @@ const COMMANDS: Array<() => Command> = [certCommand, synthCommand, validateComma
 export function cliProgram(): Command {
   const program = new Command('cdk8s-minicluster')
     .description('tools for cdk8s-minicluster, the Flux Framework MiniCluster construct library')
+    .version(packageVersion(), '-V, --version', 'print the cdk8s-minicluster package version')
     .showHelpAfterError();
   for (const command of COMMANDS) program.addCommand(command());
   // The day-2 commands, for a running cluster (also the kubectl plugin kubectl-minicluster).
