@@ -5,6 +5,7 @@
  */
 import { Command } from 'commander';
 import { certCommand } from './cert';
+import { checkCommand } from './check/command';
 import { day2Commands } from './day2';
 import { packageVersion } from './version';
 import { synthCommand } from './synth';
@@ -21,6 +22,8 @@ export function cliProgram(): Command {
   for (const command of COMMANDS) program.addCommand(command());
   // The day-2 commands, for a running cluster (also the kubectl plugin kubectl-minicluster).
   for (const command of day2Commands('cdk8s-minicluster')) program.addCommand(command);
+  // Before apply: whether the output would run on the cluster.
+  program.addCommand(checkCommand('cdk8s-minicluster'));
   return program;
 }
 
