@@ -94,12 +94,18 @@ export function podOf(job: Obj, rank: number, o: PodOptions = {}): Obj {
 
 /** A Warning event about a pod (e.g. FailedMount), as the kubelet records it. */
 export function podWarning(pod: Obj, reason: string, message: string): Obj {
+  return podEvent(pod, reason, message);
+}
+
+/** An event about a pod: by default a kubelet Warning at T0; the cluster autoscaler's are Normal. */
+export function podEvent(pod: Obj, reason: string, message: string, o: { type?: string; at?: string; component?: string } = {}): Obj {
   return {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { name: `${pod.metadata.name}.18f0000000000000`, namespace: pod.metadata.namespace },
+    metadata: { name: `${pod.metadata.name}.${reason}`, namespace: pod.metadata.namespace },
     involvedObject: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace, uid: 'uid-pod' },
-    reason, message, type: 'Warning', count: 3, firstTimestamp: T0, lastTimestamp: T0, source: { component: 'kubelet', host: pod.spec.nodeName },
+    reason, message, type: o.type ?? 'Warning', count: 3, firstTimestamp: o.at ?? T0, lastTimestamp: o.at ?? T0,
+    source: { component: o.component ?? 'kubelet', ...(pod.spec.nodeName ? { host: pod.spec.nodeName } : {}) },
   };
 }
 
