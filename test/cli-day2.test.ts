@@ -502,6 +502,6 @@ describe('packaging', () => {
     const alone = fs.mkdtempSync(path.join(dir, 'alone-'));
     fs.copyFileSync(path.join(BUILD, 'cli', 'day2', 'kubernetes-client.js'), path.join(alone, 'client.js'));
     const client = spawnSync(process.execPath, ['-e', `const k = require(${JSON.stringify(path.join(alone, 'client.js'))}); console.log(Object.keys(k).sort().join(' '))`], { encoding: 'utf8', cwd: alone });
-    expect(client.stdout).toBe('BatchV1Api CoreV1Api Exec KubeConfig Log PatchStrategy Watch setHeaderOptions\n');
+    expect(client.stdout).toBe('BatchV1Api CoreV1Api Exec KubeConfig Log PatchStrategy VersionApi Watch setHeaderOptions\n');
   });
 });

@@ -275,6 +275,20 @@ describe('MiniCluster', () => {
     expect(configMap.data['entrypoint.sh']).toContain('-Sbroker.quorum=1');
   });
 
+  test('the Job records the day-2 facts: sizes, the view script, the target Kubernetes minor (a patch or v prefix dropped)', () => {
+    // GIVEN an elastic cluster synthesized for 'v1.31.4' WHEN synthesized THEN its annotations say so
+    const { job } = synth({ ...hello, size: 2, maxSize: 8, minSize: 1, kubernetesVersion: 'v1.31.4' });
+    expect(job.metadata.annotations).toEqual({
+      'flux-framework.org/flux-view': '/mnt/flux/flux-view.sh',
+      'flux-framework.org/kubernetes-version': '1.31',
+      'flux-framework.org/max-size': '8',
+      'flux-framework.org/min-size': '1',
+      'flux-framework.org/size': '2',
+    });
+    // and the default target when none is given
+    expect(synth().job.metadata.annotations['flux-framework.org/kubernetes-version']).toBe('1.34');
+  });
+
   test('pod options reach the pod spec', () => {
     const { docs, job } = synth({
       ...hello,

@@ -269,7 +269,7 @@ export class MiniCluster extends Construct {
       spec: withSuspend(spec, r.props),
     });
     // What `cdk8s-minicluster status|scale|flux` reads back from the running Job (docs/day2.md).
-    const annotations = day2Annotations({ size: r.size, minSize: r.minSize ?? r.size, maxSize: r.maxSize, fluxView: fluxPaths(r.mountPath).viewScript });
+    const annotations = day2Annotations({ size: r.size, minSize: r.minSize ?? r.size, maxSize: r.maxSize, fluxView: fluxPaths(r.mountPath).viewScript, kubernetesVersion: `1.${r.features.minor}` });
     for (const [key, value] of Object.entries(annotations)) job.metadata.addAnnotation(key, value);
     const certificateObjects = [this.certificateJob ?? this.node.tryFindChild('InlineCertificate')]
       .flatMap((c) => (c ? c.node.findAll() : [])).filter((c): c is ApiObject => c instanceof ApiObject);

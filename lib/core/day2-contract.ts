@@ -14,15 +14,22 @@ export const MAX_SIZE_ANNOTATION = 'flux-framework.org/max-size';
 /** Annotation: the file that sets up the Flux environment in the Flux container (`. FILE`). */
 export const FLUX_VIEW_ANNOTATION = 'flux-framework.org/flux-view';
 
+/**
+ * Annotation: the Kubernetes minor version the Job was synthesized for (`kubernetesVersion`), which
+ * decides the Job and pod fields it uses; `check` holds it against the server's version.
+ */
+export const KUBERNETES_VERSION_ANNOTATION = 'flux-framework.org/kubernetes-version';
+
 /** Labels of a MiniCluster's Job (with `app.kubernetes.io/instance: <cluster name>`). */
 export const JOB_SELECTOR = 'app.kubernetes.io/managed-by=cdk8s-minicluster,app.kubernetes.io/component=job';
 /** Label the Job controller puts on each pod of an Indexed Job: its index, the broker's rank. */
 export const COMPLETION_INDEX_LABEL = 'batch.kubernetes.io/job-completion-index';
 
 /** The Job's day-2 annotations. */
-export function day2Annotations(o: { size: number; minSize: number; maxSize: number; fluxView: string }): Record<string, string> {
+export function day2Annotations(o: { size: number; minSize: number; maxSize: number; fluxView: string; kubernetesVersion: string }): Record<string, string> {
   return {
     [FLUX_VIEW_ANNOTATION]: o.fluxView,
+    [KUBERNETES_VERSION_ANNOTATION]: o.kubernetesVersion,
     [MAX_SIZE_ANNOTATION]: String(o.maxSize),
     [MIN_SIZE_ANNOTATION]: String(o.minSize),
     [SIZE_ANNOTATION]: String(o.size),

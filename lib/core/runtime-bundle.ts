@@ -13,7 +13,8 @@ export function runtimeBundle(name: string): string {
   return fs.readFileSync(file, 'utf8');
 }
 
-function packageRoot(): string {
+/** The directory of the package's package.json: the repository, or the installed package. */
+export function packageRoot(): string {
   let dir = __dirname;
   while (!fs.existsSync(path.join(dir, 'package.json'))) {
     const up = path.dirname(dir);

@@ -128,6 +128,7 @@ describe('the packed package', () => {
     const bin = path.join(app, 'node_modules', '.bin', 'cdk8s-minicluster');
     const help = ok(app, bin, ['--help']);
     for (const command of ['cert', 'synth', 'validate']) expect(help).toContain(command);
+    expect(ok(app, bin, ['--version'])).toBe(`${pkg.version}\n`);
     expect(ok(app, bin, ['cert', '--cluster', 'flux-sample'])).toMatch(/secret-key = "/);
     expect(ok(app, bin, ['synth', '-f', 'minicluster.yaml', '-o', 'manifests'])).toBe(`${path.join('manifests', 'flux-sample.yaml')}\n`);
     const docs = parseAllDocuments(fs.readFileSync(path.join(app, 'manifests', 'flux-sample.yaml'), 'utf8')).map((d) => d.toJSON());
@@ -138,7 +139,8 @@ describe('the packed package', () => {
   test('the installed kubectl plugin kubectl-minicluster runs, with the Kubernetes client bundled into the package', () => {
     const bin = path.join(app, 'node_modules', '.bin', 'kubectl-minicluster');
     const help = ok(app, bin, ['--help']);
-    for (const command of ['status', 'wait', 'logs', 'scale', 'flux']) expect(help).toContain(command);
+    for (const command of ['status', 'wait', 'logs', 'scale', 'flux', 'check']) expect(help).toContain(command);
+    expect(ok(app, bin, ['--version'])).toBe(`${pkg.version}\n`);
     // A kubeconfig naming a port nobody listens on: the client library loads, and says so (exit 4)
     fs.writeFileSync(path.join(app, 'kubeconfig'), 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:9", insecure-skip-tls-verify: true}}]\n'
       + 'contexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\nusers: [{name: u, user: {token: t}}]\n');

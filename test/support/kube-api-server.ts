@@ -2,7 +2,9 @@
  * A local HTTP server that answers the Kubernetes API paths the day-2 commands use, with objects
  * shaped as the API server returns them: lists (with label and field selectors), gets, watches
  * (chunked JSON event lines), merge patches of Jobs, pod log streams, pod events, and exec over a
- * websocket speaking the v5/v4 channel protocol (the command really runs, as a local process).
+ * websocket speaking the v5/v4 channel protocol (the command really runs, as a local process), and
+ * what `check` reads: /version, nodes, namespaces, and gets of Secrets, ConfigMaps, claims, accounts
+ * and Services.
  * Permissions can be taken away per verb and resource (403 with the API server's Status body).
  * The day-2 commands run as real processes against it, through a kubeconfig the test writes.
  */
@@ -18,7 +20,11 @@ import * as path from 'path';
 const { WebSocketServer } = require('ws') as { WebSocketServer: new (o: { noServer: boolean; handleProtocols: (p: Set<string>) => string | false }) => any };
 
 type Obj = Record<string, any>;
-type Kind = 'jobs' | 'pods' | 'events';
+type Kind = 'jobs' | 'pods' | 'events' | 'nodes' | 'namespaces' | 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts' | 'services';
+const KINDS: Record<Kind, string> = {
+  jobs: 'Job', pods: 'Pod', events: 'Event', nodes: 'Node', namespaces: 'Namespace', secrets: 'Secret', configmaps: 'ConfigMap',
+  persistentvolumeclaims: 'PersistentVolumeClaim', serviceaccounts: 'ServiceAccount', services: 'Service',
+};
 
 /** A request the server saw: `verb resource` (list, get, watch, patch, log, exec) and its query. */
 export interface SeenRequest {
@@ -38,7 +44,9 @@ export interface LogStream {
 export class KubeApiServer {
   private readonly server: http.Server;
   private readonly wss: any;
-  private readonly objects: Record<Kind, Map<string, Obj>> = { jobs: new Map(), pods: new Map(), events: new Map() };
+  private readonly objects = Object.fromEntries(Object.keys(KINDS).map((k) => [k, new Map<string, Obj>()])) as Record<Kind, Map<string, Obj>>;
+  /** What GET /version answers (undefined: 404, as a server without the endpoint). */
+  version: Obj | undefined = { major: '1', minor: '34', gitVersion: 'v1.34.2', platform: 'linux/amd64' };
   private readonly watchers: Array<{ kind: Kind; ns: string; query: URLSearchParams; res: http.ServerResponse }> = [];
   private readonly logFollowers: Array<{ key: string; res: http.ServerResponse; sent: number }> = [];
   private readonly children = new Set<ChildProcess>();
@@ -101,7 +109,7 @@ users:
 
   /** Adds or replaces an object (with server-set metadata), notifying watchers. */
   put(kind: Kind, obj: Obj): Obj {
-    const key = `${obj.metadata.namespace}/${obj.metadata.name}`;
+    const key = `${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
     const type = this.objects[kind].has(key) ? 'MODIFIED' : 'ADDED';
     obj.metadata.resourceVersion = String(++this.resourceVersion);
     obj.metadata.uid ??= `uid-${kind}-${this.resourceVersion}`;
@@ -154,7 +162,7 @@ users:
 
   private notify(kind: Kind, type: string, obj: Obj): void {
     for (const w of this.watchers) {
-      if (w.kind === kind && w.ns === obj.metadata.namespace && matches(obj, w.query)) w.res.write(`${JSON.stringify({ type, object: obj })}\n`);
+      if (w.kind === kind && w.ns === (obj.metadata.namespace ?? '') && matches(obj, w.query)) w.res.write(`${JSON.stringify({ type, object: obj })}\n`);
     }
   }
 
@@ -163,13 +171,21 @@ users:
     const q = url.searchParams;
     let m: RegExpExecArray | null;
     if (req.headers.authorization !== 'Bearer not-a-secret') return status(res, 401, 'Unauthorized', 'Unauthorized');
+    if (url.pathname === '/version') {
+      this.record({ verb: 'get', resource: '/version', query: q });
+      if (this.denied(res, 'get', '/version', '', '')) return;
+      return this.version ? json(res, 200, this.version) : status(res, 404, 'NotFound', 'the server could not find the requested resource');
+    }
+    if ((m = /^\/api\/v1\/(nodes|namespaces)(?:\/([^/]+))?$/.exec(url.pathname))) {
+      return this.resource(req, res, m[1] as Kind, '', '', m[2] && decodeURIComponent(m[2]), q);
+    }
     if ((m = /^\/apis\/batch\/v1\/namespaces\/([^/]+)\/jobs(?:\/([^/]+))?$/.exec(url.pathname))) {
       return this.resource(req, res, 'jobs', 'batch', decodeURIComponent(m[1]), m[2] && decodeURIComponent(m[2]), q);
     }
     if ((m = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log$/.exec(url.pathname)) && req.method === 'GET') {
       return this.log(res, decodeURIComponent(m[1]), decodeURIComponent(m[2]), q);
     }
-    if ((m = /^\/api\/v1\/namespaces\/([^/]+)\/(pods|events)(?:\/([^/]+))?$/.exec(url.pathname))) {
+    if ((m = /^\/api\/v1\/namespaces\/([^/]+)\/(pods|events|secrets|configmaps|persistentvolumeclaims|serviceaccounts|services)(?:\/([^/]+))?$/.exec(url.pathname))) {
       return this.resource(req, res, m[2] as Kind, '', decodeURIComponent(m[1]), m[3] && decodeURIComponent(m[3]), q);
     }
     status(res, 404, 'NotFound', 'the server could not find the requested resource');
@@ -187,9 +203,9 @@ users:
     this.record({ verb, resource: kind, name, query: q });
     if (this.denied(res, verb, kind, group, ns)) return;
     const apiVersion = group ? `${group}/v1` : 'v1';
-    const listKind = `${kind === 'jobs' ? 'Job' : kind === 'pods' ? 'Pod' : 'Event'}List`;
+    const listKind = `${KINDS[kind]}List`;
     if (verb === 'list') {
-      const items = [...this.objects[kind].values()].filter((o) => o.metadata.namespace === ns && matches(o, q));
+      const items = [...this.objects[kind].values()].filter((o) => (o.metadata.namespace ?? '') === ns && matches(o, q));
       return json(res, 200, { kind: listKind, apiVersion, metadata: { resourceVersion: String(this.resourceVersion) }, items });
     }
     if (verb === 'watch') {

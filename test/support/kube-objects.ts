@@ -94,11 +94,68 @@ export function podOf(job: Obj, rank: number, o: PodOptions = {}): Obj {
 
 /** A Warning event about a pod (e.g. FailedMount), as the kubelet records it. */
 export function podWarning(pod: Obj, reason: string, message: string): Obj {
+  return podEvent(pod, reason, message);
+}
+
+/** An event about a pod: by default a kubelet Warning at T0; the cluster autoscaler's are Normal. */
+export function podEvent(pod: Obj, reason: string, message: string, o: { type?: string; at?: string; component?: string } = {}): Obj {
   return {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: { name: `${pod.metadata.name}.18f0000000000000`, namespace: pod.metadata.namespace },
+    metadata: { name: `${pod.metadata.name}.${reason}`, namespace: pod.metadata.namespace },
     involvedObject: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace, uid: 'uid-pod' },
-    reason, message, type: 'Warning', count: 3, firstTimestamp: T0, lastTimestamp: T0, source: { component: 'kubelet', host: pod.spec.nodeName },
+    reason, message, type: o.type ?? 'Warning', count: 3, firstTimestamp: o.at ?? T0, lastTimestamp: o.at ?? T0,
+    source: { component: o.component ?? 'kubelet', ...(pod.spec.nodeName ? { host: pod.spec.nodeName } : {}) },
   };
+}
+
+export interface NodeOptions {
+  readonly cpu?: string;
+  readonly memory?: string;
+  readonly pods?: string;
+  /** status.nodeInfo.containerRuntimeVersion (default containerd://2.1.4). */
+  readonly runtime?: string;
+  readonly labels?: Record<string, string>;
+  readonly taints?: Obj[];
+  readonly unschedulable?: boolean;
+}
+
+/** A Ready node as the kubelet reports it, with its allocatable resources and container runtime. */
+export function node(name: string, o: NodeOptions = {}): Obj {
+  const allocatable = { cpu: o.cpu ?? '4', memory: o.memory ?? '16Gi', pods: o.pods ?? '110', 'ephemeral-storage': '100Gi' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', ...o.labels } },
+    spec: { ...(o.unschedulable ? { unschedulable: true } : {}), ...(o.taints ? { taints: o.taints } : {}) },
+    status: {
+      allocatable, capacity: allocatable,
+      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: T0, lastTransitionTime: T0 }],
+      nodeInfo: { containerRuntimeVersion: o.runtime ?? 'containerd://2.1.4', kubeletVersion: 'v1.35.1', operatingSystem: 'linux', architecture: 'amd64' },
+    },
+  };
+}
+
+/** A namespace, with labels (e.g. Pod Security's). */
+export function namespace(name: string, labels: Record<string, string> = {}): Obj {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
+}
+
+/** The kube-dns Service of kube-system, as kubeadm installs CoreDNS. */
+export function kubeDnsService(): Obj {
+  return {
+    apiVersion: 'v1', kind: 'Service',
+    metadata: { name: 'kube-dns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } },
+    spec: { clusterIP: '10.96.0.10', selector: { 'k8s-app': 'kube-dns' }, ports: [{ name: 'dns', port: 53, protocol: 'UDP' }, { name: 'dns-tcp', port: 53, protocol: 'TCP' }] },
+  };
+}
+
+/** A namespaced object of `kind` as it exists in the cluster (Secret, PersistentVolumeClaim, ...). */
+export function existing(kind: string, namespace: string, name: string): Obj {
+  return { apiVersion: 'v1', kind, metadata: { name, namespace } };
+}
+
+/** The path of a dist/ example's YAML. */
+export function distFile(example: string): string {
+  return path.join(DIST, `${example}.k8s.yaml`);
 }

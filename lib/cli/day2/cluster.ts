@@ -40,8 +40,13 @@ export async function listClusterPods(kube: Kube, jobName: string): Promise<k8s.
 
 /** Pod events that explain a pod stuck before its containers start (FailedMount, ...); none if not allowed. */
 export async function listPodWarnings(kube: Kube, podName: string): Promise<k8s.CoreV1Event[]> {
+  return listPodEvents(kube, podName, 'Warning');
+}
+
+/** A pod's events (of one type, or all: the cluster autoscaler's are Normal); none if not allowed. */
+export async function listPodEvents(kube: Kube, podName: string, type?: string): Promise<k8s.CoreV1Event[]> {
   try {
-    const list = await kube.core.listNamespacedEvent({ namespace: kube.namespace, fieldSelector: `involvedObject.kind=Pod,involvedObject.name=${podName},type=Warning` });
+    const list = await kube.core.listNamespacedEvent({ namespace: kube.namespace, fieldSelector: `involvedObject.kind=Pod,involvedObject.name=${podName}${type ? `,type=${type}` : ''}` });
     return list.items;
   } catch {
     // Events only add detail: an account that may not list them still gets the status.
@@ -84,6 +89,20 @@ export async function podOfRank(kube: Kube, job: k8s.V1Job, rank: number): Promi
 
 export function isEnded(pod: k8s.V1Pod): boolean {
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+/** When an event was last seen: its lastTimestamp, series or eventTime (events.k8s.io writers set only the latter). */
+export function eventTime(e: k8s.CoreV1Event): number {
+  return Math.max(time(e.lastTimestamp), time(e.series?.lastObservedTime), time(e.eventTime), time(e.firstTimestamp));
+}
+
+/**
+ * When the newest container of the pod started (0: none has). Every volume is mounted before the
+ * first container starts, so a mount or sandbox warning older than this is resolved.
+ */
+export function lastContainerStart(pod: k8s.V1Pod): number {
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  return Math.max(0, ...statuses.map((c) => Math.max(time(c.state?.running?.startedAt), time(c.state?.terminated?.startedAt))));
 }
 
 /** Milliseconds of a timestamp the client gives as a Date (or, in a raw object, a string). */

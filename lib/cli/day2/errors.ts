@@ -21,6 +21,8 @@ export const EXIT = {
   TIMEOUT: 9,
   /** Any other error the API server returned. */
   API_ERROR: 10,
+  /** `wait`: a pod is stuck in a state that does not resolve by itself (an image that cannot be pulled, ...). */
+  STUCK: 11,
 } as const;
 
 /** An error the command reports as one line on stderr, exiting with `exitCode`. */

@@ -1,6 +1,6 @@
 /** Reads a cluster's status from the API: its Job, its pods and, for stuck pods, their warnings. */
 import type * as k8s from '@kubernetes/client-node';
-import { isEnded, listClusterPods, listPodWarnings } from './cluster';
+import { eventTime, isEnded, lastContainerStart, listClusterPods, listPodWarnings } from './cluster';
 import { Kube, request } from './kube';
 import { ClusterStatus, clusterStatus, PodWarnings } from './model';
 
@@ -14,6 +14,11 @@ export async function readJob(kube: Kube, name: string): Promise<k8s.V1Job> {
 
 /** The status of the cluster of `job` (re-read with `fresh`). */
 export async function readStatus(kube: Kube, job: k8s.V1Job, fresh = false): Promise<ClusterStatus> {
+  return (await readCluster(kube, job, fresh)).status;
+}
+
+/** The status of the cluster of `job`, and its pods as the API returned them. */
+export async function readCluster(kube: Kube, job: k8s.V1Job, fresh = false): Promise<{ status: ClusterStatus; pods: k8s.V1Pod[] }> {
   const current = fresh ? await readJob(kube, job.metadata!.name!) : job;
   const pods = await listClusterPods(kube, current.metadata!.name!);
   const warnings: PodWarnings = new Map();
@@ -21,7 +26,10 @@ export async function readStatus(kube: Kube, job: k8s.V1Job, fresh = false): Pro
   // which only its events tell.
   const stuck = pods.filter((p) => !isEnded(p) && p.status?.phase === 'Pending' && p.spec?.nodeName).slice(0, MAX_EVENT_READS);
   for (const pod of stuck) {
-    warnings.set(pod.metadata!.name!, (await listPodWarnings(kube, pod.metadata!.name!)).map((e) => ({ reason: e.reason, message: e.message })));
+    // A warning from before a container started (the certificate Secret's FailedMount before the
+    // certificate Job made it) is resolved: not a current problem.
+    const current = (await listPodWarnings(kube, pod.metadata!.name!)).filter((e) => eventTime(e) >= lastContainerStart(pod) || eventTime(e) === 0);
+    warnings.set(pod.metadata!.name!, current.map((e) => ({ reason: e.reason, message: e.message })));
   }
-  return clusterStatus(current, pods, warnings);
+  return { status: clusterStatus(current, pods, warnings), pods };
 }

@@ -18,11 +18,11 @@ export const DEFAULT_RESTRICTED_USER = 1000;
 export const TMP_VOLUME = 'flux-tmp';
 
 /** Capabilities the baseline level lets a container add (the container runtimes' default set). */
-const BASELINE_CAPABILITIES = [
+export const BASELINE_CAPABILITIES = [
   'AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE',
   'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT',
 ];
-const RESTRICTED_CAPABILITIES = ['NET_BIND_SERVICE'];
+export const RESTRICTED_CAPABILITIES = ['NET_BIND_SERVICE'];
 const APPARMOR_ANNOTATION = 'container.apparmor.security.beta.kubernetes.io/';
 
 /** The level in force. */

@@ -1,0 +1,12 @@
+/** Every rule of `check`, in the order their findings are printed. */
+import { BROKER_CAPACITY } from './capacity';
+import type { Rule } from './context';
+import { CLUSTER_DNS } from './dns';
+import { POD_SECURITY } from './pod-security';
+import { MISSING_OBJECT, NAMESPACE } from './references';
+import { IMAGE_VOLUME_RUNTIME } from './runtime';
+import { JOB_FEATURE, SERVER_VERSION } from './version';
+
+export const RULES: readonly Rule[] = [
+  SERVER_VERSION, JOB_FEATURE, IMAGE_VOLUME_RUNTIME, BROKER_CAPACITY, POD_SECURITY, NAMESPACE, MISSING_OBJECT, CLUSTER_DNS,
+];
