@@ -29,22 +29,46 @@ export function brokerEvents(dmesg: string): BrokerEvent[] {
   return events;
 }
 
-/** A `flux dmesg --follow` session in a lead pod; `text` grows until `stop()` or the broker ends. */
+/**
+ * `flux dmesg --follow` in a lead pod, from when its Flux container runs: until the broker's socket
+ * exists the command fails at once, so `poll()` starts it again (at most one session at a time)
+ * until a session has read the broker's log. `text` is the longest log read.
+ */
 export class BrokerLogFollower {
-  text = '';
+  private sessions: string[] = [];
   private socket: { close: () => void } | undefined;
+  private running = false;
+  private stopped = false;
 
-  constructor(target: KubeTarget, at: { namespace: string; pod: string; container: string }, viewScript: string) {
+  constructor(private readonly target: KubeTarget, private readonly at: { namespace: string; pod: string; container: string }, private readonly viewScript: string) {
+    this.poll();
+  }
+
+  get text(): string {
+    return this.sessions.reduce((a, b) => (b.length > a.length ? b : a), '');
+  }
+
+  /** Starts a session unless one runs or one already read the log. */
+  poll(): void {
+    if (this.running || this.stopped || /overlay\.debug/.test(this.text)) return;
+    this.running = true;
+    const index = this.sessions.push('') - 1;
     const out = new PassThrough();
-    out.on('data', (c: Buffer) => (this.text += c.toString()));
+    out.on('data', (c: Buffer) => (this.sessions[index] += c.toString()));
     const k8s = client();
-    new k8s.Exec(target.config).exec(at.namespace, at.pod, at.container, fluxCommandLine(viewScript, ['dmesg', '--follow']), out, null, null, false)
+    new k8s.Exec(this.target.config).exec(this.at.namespace, this.at.pod, this.at.container, fluxCommandLine(this.viewScript, ['dmesg', '--follow']), out, null, null, false)
       .then((s) => {
         this.socket = s;
-      }, () => undefined);
+        s.on('close', () => {
+          this.running = false;
+        });
+      }, () => {
+        this.running = false;
+      });
   }
 
   stop(): void {
+    this.stopped = true;
     this.socket?.close();
   }
 }

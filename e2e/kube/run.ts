@@ -67,7 +67,7 @@ export class KubeRun {
   private readonly seen = new Map<string, PodSeen>();
   private readonly timeline: string[] = [];
   private readonly faults: FaultRecord[] = [];
-  /** `flux dmesg --follow` of each lead pod, started when it turns Ready. */
+  /** `flux dmesg --follow` of each lead pod, tried from when its Flux container runs. */
   private readonly followers = new Map<string, BrokerLogFollower>();
   private t0: number | undefined;
   private readonly started = Date.now();
@@ -123,9 +123,11 @@ export class KubeRun {
       for (const pod of sortByCreation(pods)) for (const line of observePod(this.seen, pod, this.now(), this.t0 ?? Date.now())) this.log(line);
       if (this.o.viewScript) {
         for (const p of this.seen.values()) {
-          if (p.index === 0 && p.ready && !this.followers.has(p.name)) {
-            this.followers.set(p.name, new BrokerLogFollower(this.target, { namespace: this.o.namespace, pod: p.name, container: this.o.runner }, this.o.viewScript));
-          }
+          const runner = p.containers.get(this.o.runner);
+          if (p.index !== 0 || p.phase !== 'Running' || !runner?.runs.some((r) => r.exit_code === null)) continue;
+          const follower = this.followers.get(p.name);
+          if (follower) follower.poll();
+          else this.followers.set(p.name, new BrokerLogFollower(this.target, { namespace: this.o.namespace, pod: p.name, container: this.o.runner }, this.o.viewScript));
         }
       }
       while (this.t0 !== undefined && planned.length && planned[0].at <= this.now()) await this.inject(planned.shift()!);
