@@ -43,6 +43,10 @@ export interface Expectation {
    * earlier than that.
    */
   readonly readyMeansConnected?: { readonly lateRank: number; readonly lateSeconds: number };
+  /** The run is ended this many seconds after it started (a state to leave the cluster in, e.g. before its namespace is deleted). */
+  readonly stopAfterSeconds?: number;
+  /** No broker is expected to come up (pods that cannot be scheduled). @default false */
+  readonly noBrokers?: boolean;
   /**
    * The lead's output proves that every broker was in the instance (`flux run -N<size> hostname`
    * printed every hostname, checked by leadOutputExactly). Podemu's broker monitor samples sockets
@@ -72,8 +76,8 @@ export interface FaultPlan {
   readonly evict?: string[];
   /** `INDEX@SECONDS[:CONTAINER]`: that container is SIGKILLed (exit 137), as an OOM kill. */
   readonly crash?: string[];
-  /** What the library promises: every broker up again, or the end of the Job. */
-  readonly outcome: 'recovers' | 'ends';
+  /** What the library promises: every broker up again, or the end of the Job; `acted`: only that the faults happened (the run stops before an outcome). */
+  readonly outcome: 'recovers' | 'ends' | 'acted';
   /** Seconds from the last fault to that outcome, at most. */
   readonly boundSeconds: number;
   /** The faults must come once every broker is up (the case says nothing otherwise). @default true */
@@ -106,7 +110,7 @@ export interface E2eCase {
   readonly userObjects?: any[];
   readonly volumes?: VolumeSeed[];
   readonly needs?: HostNeeds;
-  readonly podemu?: { readonly timeout?: number; readonly stagger?: number };
+  readonly podemu?: { readonly timeout?: number; readonly stagger?: number; readonly skip?: string };
   readonly expect: Expectation;
   /** Why the expected outcome is not the application's success: something this machine lacks. */
   readonly machineLimit?: string;

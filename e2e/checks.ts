@@ -26,7 +26,12 @@ export function checkRun(input: CheckInput): string[] {
     problems.push(`Job reason '${summary.reason}' does not match ${expect.reason}`);
   }
   // A connection podemu did not see says nothing when it fell behind and the output proves it.
-  problems.push(...brokerProblems(summary, input.pods, !(expect.everyBrokerInOutput && monitorFellBehind(summary))));
+  if (expect.noBrokers) {
+    const up = summary.pods.filter((p) => (p.index === 0 ? p.broker?.listen : p.broker?.connected_to_parent) != null);
+    if (up.length) problems.push(`no broker was expected to come up, but ${up.map((p) => p.pod).join(', ')} did`);
+  } else {
+    problems.push(...brokerProblems(summary, input.pods, !(expect.everyBrokerInOutput && monitorFellBehind(summary))));
+  }
   if (expect.readyMeansConnected) {
     // Ready times against connection times read from Ready would prove nothing.
     if (summary.broker_times === 'ready') problems.push('no broker connection times (the lead\'s log could not be read): the readiness check needs them');

@@ -66,6 +66,7 @@ export function faultOutcome(plan: FaultPlan, summary: Summary): FaultOutcome {
     problems.push(`the first fault (+${first.toFixed(1)} s) came before every broker was up (${up === null ? 'never' : `+${up.toFixed(1)} s`}): give the case a later fault time`);
   }
   let seconds: number | null = null;
+  if (plan.outcome === 'acted') return { seconds, problems };
   if (plan.outcome === 'recovers') {
     const upAt = brokersUpAt(summary.pods, 'last');
     const missing = [...upAt].filter(([, t]) => t === null).map(([i]) => i);

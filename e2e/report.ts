@@ -6,9 +6,9 @@ import { RunRecord } from './run-record';
 /** What each case checks, in a few words, from its expectation. */
 function checks(c: E2eCase): string {
   const e = c.expect;
-  const parts = [e.result === 'Interrupted' ? 'cluster stays up' : `Job ${e.result.toLowerCase()}`];
+  const parts = [e.result === 'Interrupted' ? (e.stopAfterSeconds !== undefined ? `stopped after ${e.stopAfterSeconds} s` : 'cluster stays up') : `Job ${e.result.toLowerCase()}`];
   if (e.leadExit !== undefined && e.leadExit !== 0) parts.push(`lead exits ${e.leadExit}`);
-  parts.push('every broker connected');
+  parts.push(e.noBrokers ? 'no broker comes up' : 'every broker connected');
   if (e.leadOutputExactly !== undefined) {
     // The operator's test.out.correct files may end their lines with CR.
     const text = e.leadOutputExactly.replace(/\r/g, '').trim();
@@ -61,14 +61,14 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
     const k = real.get(c.id);
     const note = [c.note, c.patch?.why, c.kube?.patch ? `real cluster: ${c.kube.patch.why}` : undefined,
       k?.status === 'skip' ? `real cluster: ${k.problems[0]}` : undefined, c.machineLimit ? `machine: ${c.machineLimit}` : undefined].filter(Boolean).join('; ');
-    return `| ${c.id} | ${checks(c)} | ${statusCell(c, p)} | ${p?.brokers ?? '–'} | ${wallCell(p)} | ${statusCell(c, k)} | ${k?.brokers ?? '–'} | ${wallCell(k)} | ${cell(note)} |`;
+    return `| ${c.id} | ${checks(c)} | ${statusCell(c, p)} | ${p?.brokers ?? '–'} | ${wallCell(p)} | ${statusCell(c, k)} | ${k?.brokers ?? '–'} | ${wallCell(k)} | ${k?.namespaceSeconds?.toFixed(1) ?? '–'} | ${cell(note)} |`;
   });
   const faultRows = cases.filter((c) => c.faults).map((c) => {
     const f = c.faults!;
     const what = [...(f.evict ?? []).map((x) => `evict ${x}`), ...(f.crash ?? []).map((x) => `crash ${x}`)].join(', ');
     const measured = (r: Result | undefined) => r?.faultSeconds?.map((t) => (t === null ? '–' : t.toFixed(1))).join(', ') ?? '–';
     const runs = f.runs ?? 1;
-    return `| ${c.id} | \`${what}\` | ${f.outcome === 'recovers' ? 'every broker up again' : 'the Job ends'} | ${f.boundSeconds} | ${measured(pod.get(c.id))} | ${statusCell(c, pod.get(c.id), runs)} | ${measured(real.get(c.id))} | ${statusCell(c, real.get(c.id), runs)} |`;
+    return `| ${c.id} | \`${what}\` | ${{ recovers: 'every broker up again', ends: 'the Job ends', acted: 'the fault acted (the run stops before an outcome)' }[f.outcome]} | ${f.boundSeconds} | ${measured(pod.get(c.id))} | ${statusCell(c, pod.get(c.id), runs)} | ${measured(real.get(c.id))} | ${statusCell(c, real.get(c.id), runs)} |`;
   });
   const failures = [...(podemu?.results ?? []).map((r) => ['pod emulator', r] as const), ...(kube?.results ?? []).map((r) => ['real cluster', r] as const)]
     .filter(([, r]) => r.status === 'fail')
@@ -89,9 +89,10 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
     '  of its own, created and deleted by the case (a namespace not gone within 60 s of its deletion fails',
     '  the case); objects created as `kubectl apply` would; the certificate Secret made by the output\'s own',
     '  certificate Job (or `cdk8s-minicluster cert` where the output has none); faults as a cluster makes',
-    '  them (the Eviction API, as `kubectl drain`; a SIGKILL of the broker through exec). A broker counts as',
-    '  up when its pod turns Ready (the readiness probe passes only while the broker is connected). Times',
-    '  are from the first pod\'s creation. `--list-images` prints every image the cases need.',
+    '  them (the Eviction API, as `kubectl drain`; a SIGKILL of the broker through exec). A broker is up',
+    '  when the lead\'s own log says so (`flux dmesg --follow` through exec: rank 0 listening, each child\'s',
+    '  connection); without that log, when its pod turns Ready. Times are from the first pod\'s creation;',
+    '  the longest time any run\'s namespace took to go is shown. `--list-images` prints every image the cases need.',
     '- **Pod emulator** (`npm run e2e`): podemu runs the pods as real processes in network namespaces,',
     '  with kubelet-style hosts and resolv.conf and a CoreDNS-like cache; it needs root, podemu',
     '  (`../shared/tools/podemu` or `PODEMU=`) and a Flux install at `FLUX_PREFIX` (default',
@@ -105,8 +106,8 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
     '"pass (expected outcome)": the image\'s program is not on this machine, and the case checks that',
     'everything up to it works and that its failure fails the Job with its exit code.',
     '',
-    '| case | checks | emulator | brokers up | first pod → Job success (s) | real cluster | brokers up (Ready) | first pod → Job success (s) | note |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| case | checks | emulator | brokers up | first pod → Job success (s) | real cluster | brokers up | first pod → Job success (s) | namespace deleted in (s) | note |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     ...(faultRows.length ? [

@@ -34,6 +34,8 @@ export interface CaseResult {
   readonly logs?: string;
   /** Seconds from the last injected fault to recovery or to the Job's end (fault cases), per run. */
   readonly faultSeconds?: Array<number | null>;
+  /** A real cluster: seconds from `kubectl delete namespace` to the namespace gone. */
+  readonly namespaceSeconds?: number;
 }
 
 /** A Job run in progress, in podemu or on a cluster. */
@@ -89,14 +91,19 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
   if (expect.exec) {
     during.push(...await execSteps(c, expect, run, facts, timeout, () => ended));
     run.interrupt();
+  } else if (expect.stopAfterSeconds !== undefined) {
+    await until(() => false, expect.stopAfterSeconds, () => ended);
+    run.interrupt();
   }
   const summary = await finished;
   const problems = checkRun({ expect, summary, logs, runner: facts.runner, pods: facts.pods, during });
   const fault = c.faults ? faultOutcome(c.faults, summary) : undefined;
   problems.push(...fault?.problems ?? []);
+  let namespaceSeconds: number | undefined;
   if (kube && !(target.kind === 'kube' && target.keep)) {
-    const left = await kube.cleanup();
-    if (left) problems.push(left);
+    const gone = await kube.cleanup();
+    if (gone.problem) problems.push(gone.problem);
+    namespaceSeconds = gone.seconds;
   }
   const up = summary.pods.filter((p) => p.broker && (p.broker.listen !== null || p.broker.connected_to_parent !== null));
   return {
@@ -108,6 +115,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     summary,
     logs,
     faultSeconds: fault ? [fault.seconds] : undefined,
+    namespaceSeconds,
   };
 }
 

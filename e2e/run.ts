@@ -42,7 +42,8 @@ function mergeRuns(runs: CaseResult[]): CaseResult {
   const faultSeconds = runs.some((r) => r.faultSeconds) ? runs.flatMap((r) => r.faultSeconds ?? [null]) : undefined;
   const failed = runs.filter((r) => r.status === 'fail').length;
   const problems = runs.length > 1 && failed ? [`${failed} of ${runs.length} runs failed; the first:`, ...shown.problems] : shown.problems;
-  return { ...shown, problems, faultSeconds };
+  const deleted = runs.map((r) => r.namespaceSeconds).filter((t): t is number => t !== undefined);
+  return { ...shown, problems, faultSeconds, namespaceSeconds: deleted.length ? Math.max(...deleted) : undefined };
 }
 
 /** The command line: repeated options collected, flags seen. */
@@ -74,6 +75,7 @@ export function parseArgs(argv: string[]): E2eArgs {
 /** Why a case cannot run on the target, or undefined. */
 function skipReason(c: E2eCase, kube: boolean, packageProblems: Map<string, string>): string | undefined {
   if (kube) return c.kube?.skip;
+  if (c.podemu?.skip) return c.podemu.skip;
   const missing = (c.needs?.debianPackages ?? []).map((p) => packageProblems.get(p)).filter((p): p is string => !!p);
   if (missing.length) return missing.join('; ');
   return stageImageContent(c.needs ?? {});
@@ -129,7 +131,8 @@ async function main(argv: string[]): Promise<number> {
       const seconds = result.faultSeconds?.[0];
       const fault = seconds != null ? `, ${seconds.toFixed(1)} s from the fault to ${c.faults!.outcome === 'recovers' ? 'recovery' : 'the Job\'s end'}` : '';
       const of = runs.length > 1 || (c.faults?.runs ?? 1) > 1 ? ` [run ${run} of ${c.faults!.runs}]` : '';
-      console.log(`${result.status} ${c.id}${of} (${took} s${result.brokers ? `, brokers ${result.brokers}` : ''}${fault})`);
+      const ns = result.namespaceSeconds !== undefined ? `, namespace gone ${result.namespaceSeconds} s after its deletion` : '';
+      console.log(`${result.status} ${c.id}${of} (${took} s${result.brokers ? `, brokers ${result.brokers}` : ''}${fault}${ns})`);
       for (const p of result.problems) console.log(`    ${p.split('\n').join('\n    ')}`);
       if (result.status === 'pass' && !args.keep) fs.rmSync(dir, { recursive: true, force: true });
     }

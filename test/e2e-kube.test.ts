@@ -12,6 +12,7 @@ import type * as k8s from '@kubernetes/client-node';
 import { App, Chart } from 'cdk8s';
 import { allCases } from '../e2e/cases';
 import { checkRun } from '../e2e/checks';
+import { faultOutcome } from '../e2e/faults';
 import { imagesIn } from '../e2e/kube/images';
 import { caseNamespace, moveToNamespace, podSecurityLabels } from '../e2e/kube/namespace';
 import { makesOwnCertificate } from '../e2e/kube/objects';
@@ -244,5 +245,34 @@ describe('the command line and the report', () => {
     expect(text).toContain('real cluster: slow DNS');
     expect(text).toContain('- Real cluster: 2026-11-26, API server v1.36.3');
     expect(text).toContain('### example hello-world (real cluster)');
+  });
+});
+
+describe('the namespace-deletion cases', () => {
+  const summary = (up: number | null) => ({
+    result: 'Interrupted' as const, reason: null, wall_time_s: null, flux_instance_up_s: null,
+    pods: [{ index: 0, pod: 'c-0-aaaaa', phase: 'Pending', times: {}, broker: { rank: '0', first_seen: null, listen: up, connected_to_parent: null, up }, containers: [] }],
+  });
+
+  test('GIVEN pods that were never scheduled THEN noBrokers passes; GIVEN a broker that came up THEN it fails, naming the pod', () => {
+    const expectation = { result: 'Interrupted' as const, noBrokers: true };
+    expect(checkRun({ expect: expectation, summary: summary(null), logs: dir, runner: 'c', pods: 1 })).toEqual([]);
+    expect(checkRun({ expect: expectation, summary: summary(3), logs: dir, runner: 'c', pods: 1 })).toEqual(['no broker was expected to come up, but c-0-aaaaa did']);
+  });
+
+  test('GIVEN a fault whose outcome is not awaited THEN only that it acted is checked', () => {
+    const s = { ...summary(null), faults: [{ at: 20, fault: 'evict' as const, index: 1, pod: 'c-1-aaaaa', outcome: 'evicted' }] };
+    expect(faultOutcome({ evict: ['1@20'], outcome: 'acted', boundSeconds: 0, afterBringUp: false }, s)).toEqual({ seconds: null, problems: [] });
+    expect(faultOutcome({ evict: ['1@20'], outcome: 'acted', boundSeconds: 0, afterBringUp: false }, { ...s, faults: [{ ...s.faults[0], pod: null }] }).problems)
+      .toEqual([expect.stringContaining('carried out 0 of 1 faults')]);
+  });
+
+  test('GIVEN the namespace cases THEN podemu skips them with the reason, and a cluster runs them', () => {
+    const cases = allCases().cases.filter((c) => c.id.startsWith('namespace deletion'));
+    expect(cases).toHaveLength(2);
+    for (const c of cases) {
+      expect(c.podemu?.skip).toMatch(/no scheduler/);
+      expect(c.kube?.skip).toBeUndefined();
+    }
   });
 });

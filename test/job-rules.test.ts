@@ -31,8 +31,19 @@ describe('the Job rules on faults', () => {
     expect(spec.podFailurePolicy.rules[0]).toEqual({ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] });
   });
 
-  test('GIVEN a counted failure of any index THEN the Job fails: no index may be lost', () => {
-    expect(job().spec).toMatchObject({ maxFailedIndexes: 0, backoffLimitPerIndex: 3 });
+  test('GIVEN failures no rule matched THEN 3 in all are retried, then the Job fails; no per-index limit holds a failed pod\'s finalizer', () => {
+    const spec = job().spec;
+    expect(spec.backoffLimit).toBe(3);
+    // backoffLimitPerIndex keeps a failed pod's finalizer until its replacement exists, which a
+    // namespace being deleted refuses: `kubectl delete namespace` hung (docs/reliability.md).
+    expect(spec.backoffLimitPerIndex).toBeUndefined();
+    expect(spec.maxFailedIndexes).toBeUndefined();
+  });
+
+  test('GIVEN a user\'s backoffLimit THEN it is kept', () => {
+    const chart = new Chart(Testing.app(), 'test');
+    new MiniCluster(chart, 'flux-sample', { size: 2, backoffLimit: 7, containers: [{ image: 'ubuntu:noble', command: 'true' }] });
+    expect(Testing.synth(chart).find((d) => d.kind === 'Job' && d.metadata.name === 'flux-sample').spec.backoffLimit).toBe(7);
   });
 
   test('GIVEN a handshake failure THEN the Flux container exits with its code, which a rule of its own names before the catch-all', () => {

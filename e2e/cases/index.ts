@@ -3,6 +3,7 @@ import { E2eCase, RejectedCase } from '../case';
 import { exampleCases } from './examples';
 import { faultCases } from './faults';
 import { imageVolumeCases } from './image-volume';
+import { namespaceCases } from './namespace';
 import { operatorCases } from './operator';
 import { optionCases } from './options';
 import { readinessCases } from './readiness';
@@ -11,5 +12,5 @@ import { versionCases } from './versions';
 
 export function allCases(): { cases: E2eCase[]; rejected: RejectedCase[] } {
   const operator = operatorCases();
-  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...faultCases(), ...operator.cases], rejected: operator.rejected };
+  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...faultCases(), ...namespaceCases(), ...operator.cases], rejected: operator.rejected };
 }

@@ -63,19 +63,26 @@ export async function createNamespace(target: KubeTarget, name: string, labels: 
  * NAMESPACE_DELETE_SECONDS for it to be gone; returns a problem (what still holds it), or undefined.
  */
 export async function deleteNamespace(target: KubeTarget, name: string, seconds = NAMESPACE_DELETE_SECONDS): Promise<string | undefined> {
+  return (await deleteNamespaceTimed(target, name, seconds)).problem;
+}
+
+/** deleteNamespace, with the seconds the namespace took to go (undefined when it did not go). */
+export async function deleteNamespaceTimed(target: KubeTarget, name: string, seconds = NAMESPACE_DELETE_SECONDS): Promise<{ problem?: string; seconds?: number }> {
+  const started = Date.now();
+  const took = () => Math.round((Date.now() - started) / 100) / 10;
   try {
     await target.core.deleteNamespace({ name });
   } catch (e) {
-    if (statusOf(e) === 404) return undefined;
+    if (statusOf(e) === 404) return { seconds: 0 };
     throw e;
   }
-  const deadline = Date.now() + seconds * 1000;
+  const deadline = started + seconds * 1000;
   let last: any;
   while (Date.now() < deadline) {
     try {
       last = await target.core.readNamespace({ name });
     } catch (e) {
-      if (statusOf(e) === 404) return undefined;
+      if (statusOf(e) === 404) return { seconds: took() };
       throw e;
     }
     await new Promise((r) => setTimeout(r, 500));
@@ -83,5 +90,5 @@ export async function deleteNamespace(target: KubeTarget, name: string, seconds 
   const pods = await target.core.listNamespacedPod({ namespace: name }).then((l) => l.items, () => []);
   const held = pods.map((p) => `${p.metadata?.name} (${p.status?.phase}, finalizers ${JSON.stringify(p.metadata?.finalizers ?? [])})`);
   const conditions = (last?.status?.conditions ?? []).filter((c: any) => c.status === 'True').map((c: any) => `${c.type}: ${c.message}`);
-  return `namespace ${name} still ${last?.status?.phase ?? 'there'} ${seconds} s after its deletion; pods left: ${held.join(', ') || 'none'}; ${conditions.join('; ')}`;
+  return { problem: `namespace ${name} still ${last?.status?.phase ?? 'there'} ${seconds} s after its deletion; pods left: ${held.join(', ') || 'none'}; ${conditions.join('; ')}` };
 }

@@ -3,7 +3,7 @@ import * as path from 'path';
 import { E2eCase } from '../case';
 import { FLUX_VIEW_ANNOTATION } from '../../lib/core/day2-contract';
 import { JobFacts, indexedJob } from '../manifests';
-import { createNamespace, deleteNamespace, moveToNamespace, podSecurityLabels } from './namespace';
+import { createNamespace, deleteNamespaceTimed, moveToNamespace, podSecurityLabels } from './namespace';
 import { kubeObjects } from './objects';
 import { KubeRun } from './run';
 import { KubeTarget } from './target';
@@ -11,8 +11,8 @@ import { deleteVolumes, prepareVolumes, volumePlan } from './volumes';
 
 export interface KubeCaseRun {
   readonly run: KubeRun;
-  /** Deletes the namespace (and the case's PersistentVolumes); a problem when it did not go within the limit. */
-  cleanup(): Promise<string | undefined>;
+  /** Deletes the namespace (and the case's PersistentVolumes): the seconds it took, or a problem when it did not go within the limit. */
+  cleanup(): Promise<{ problem?: string; seconds?: number }>;
 }
 
 export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: string, docs: any[], facts: JobFacts, dir: string, timeout: number): Promise<KubeCaseRun> {
@@ -34,9 +34,9 @@ export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: s
   return {
     run,
     cleanup: async () => {
-      const problem = await deleteNamespace(target, namespace);
+      const gone = await deleteNamespaceTimed(target, namespace);
       await deleteVolumes(target, plan);
-      return problem;
+      return gone;
     },
   };
 }

@@ -35,7 +35,11 @@ export interface MiniClusterProps {
   readonly tasks?: number;
   /** The Job's activeDeadlineSeconds. @default 31500000 */
   readonly deadlineSeconds?: number;
-  /** The Job's backoffLimit. @default 100 */
+  /**
+   * The Job's backoffLimit: pod failures no podFailurePolicy rule matched, in all pods, before the
+   * Job fails (with restartPolicy OnFailure: container restarts, as the operator counts them).
+   * @default - 3 with the Job's podFailurePolicy (Kubernetes 1.29+, restartPolicy Never); 100 (the operator's) otherwise
+   */
   readonly backoffLimit?: number;
   /** Delete the finished Job (and its pods) after this many seconds. @default - kept */
   readonly ttlSecondsAfterFinished?: number;

@@ -36,9 +36,9 @@ export function jobSpec(r: ResolvedMiniCluster, pod: PodParts): JobSpec {
   // The lead's exit completes the Job and reaps the workers (KEP-3998 cites the Flux Operator).
   if (f.successPolicy) spec.successPolicy = { rules: [{ succeededIndexes: '0' }] };
   if (r.nativeFailureHandling) {
-    // A tightly coupled cluster cannot finish without every index: fail fast once one is lost.
-    spec.backoffLimitPerIndex = 3;
-    spec.maxFailedIndexes = 0;
+    // No backoffLimitPerIndex: with it the Job controller keeps a failed pod's finalizer until its
+    // replacement exists, and a namespace being deleted refuses new pods, so `kubectl delete
+    // namespace` hung on a MiniCluster with a pending or replaced pod (docs/reliability.md).
     spec.podReplacementPolicy = 'Failed';
     spec.podFailurePolicy = { rules: failureRules(r, pod.failureRules ?? []) };
   }

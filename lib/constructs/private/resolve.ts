@@ -51,12 +51,18 @@ export interface ResolvedMiniCluster {
   readonly kubernetesVersion: string;
   readonly features: KubernetesFeatures;
   readonly restartPolicy: PodRestartPolicy;
-  /** podFailurePolicy, backoffLimitPerIndex and podReplacementPolicy are emitted. */
+  /** podFailurePolicy and podReplacementPolicy are emitted (restartPolicy Never, Kubernetes 1.29+). */
   readonly nativeFailureHandling: boolean;
   readonly certificate: CertificateSource;
   readonly runnerIndex: number;
   readonly runner: MiniClusterContainer;
 }
+
+/**
+ * The Job's backoffLimit under podFailurePolicy: failures no rule matched (an init container that
+ * failed, a pod the PodGC failed) are retried this many times in all, then the Job fails.
+ */
+export const NATIVE_BACKOFF_LIMIT = 3;
 
 /** Resolves defaults; props must already be valid. */
 export function resolveMiniCluster(props: MiniClusterProps, name: string, namespace: string): ResolvedMiniCluster {
@@ -65,6 +71,7 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
   const features = kubernetesFeatures(version);
   const restartPolicy = props.pod?.restartPolicy
     ?? (features.backoffLimitPerIndex ? PodRestartPolicy.NEVER : PodRestartPolicy.ON_FAILURE);
+  const nativeFailureHandling = restartPolicy === PodRestartPolicy.NEVER && features.backoffLimitPerIndex;
   const runnerIndex = props.containers.length === 1 ? 0 : props.containers.findIndex((c) => c.runFlux === true);
   const flux = props.flux ?? {};
   const view = flux.container ?? {};
@@ -85,7 +92,7 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     minSize: props.minSize,
     tasks: props.tasks ?? 1,
     deadlineSeconds: props.deadlineSeconds ?? 31500000,
-    backoffLimit: props.backoffLimit ?? 100,
+    backoffLimit: props.backoffLimit ?? (nativeFailureHandling ? NATIVE_BACKOFF_LIMIT : 100),
     interactive: props.interactive ?? false,
     quiet: logging.quiet ?? false,
     strict: logging.strict ?? false,
@@ -110,7 +117,7 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     kubernetesVersion: version,
     features,
     restartPolicy,
-    nativeFailureHandling: restartPolicy === PodRestartPolicy.NEVER && features.backoffLimitPerIndex,
+    nativeFailureHandling,
     certificate: props.certificate ?? CertificateSource.generatedInCluster(),
     runnerIndex,
     runner: props.containers[runnerIndex],
