@@ -168,20 +168,24 @@ describe('faults on a cluster', () => {
     expect(() => parseFaults([], ['x@1'])).toThrow('INDEX@SECONDS[:CONTAINER]');
   });
 
-  test('GIVEN a process named as a broker WHEN the runner crash command runs THEN it is SIGKILLed, and other processes live', async () => {
-    const broker = path.join(dir, 'flux-broker-2');
-    fs.copyFileSync('/bin/sleep', broker);
-    fs.chmodSync(broker, 0o755);
-    const victim = spawn(broker, ['30']);
+  test('GIVEN a process table with a broker WHEN the runner crash command runs THEN only the broker is SIGKILLed', async () => {
+    // A process table of the test's own: the machine's /proc holds every real pod's brokers.
+    const victim = spawn('/bin/sleep', ['30']);
     const bystander = spawn('/bin/sleep', ['30']);
-    await new Promise((r) => setTimeout(r, 200));
-    const [cmd, ...args] = crashCommand(true);
+    const proc = path.join(dir, 'proc');
+    for (const [p, comm] of [[victim, 'flux-broker-2'], [bystander, 'sleep']] as const) {
+      fs.mkdirSync(path.join(proc, String(p.pid)), { recursive: true });
+      fs.writeFileSync(path.join(proc, String(p.pid), 'comm'), `${comm}\n`);
+    }
+    const [cmd, ...args] = crashCommand(true, proc);
     const r = spawnSync(cmd, args, { encoding: 'utf8' });
     const signal = await new Promise((resolve) => victim.on('exit', (_c, s) => resolve(s)));
     expect(signal).toBe('SIGKILL');
-    expect(r.stdout).toMatch(/killed [1-9]\d* broker\(s\)/);
+    expect(r.stdout.trim()).toBe('killed 1 broker(s)');
     expect(bystander.exitCode).toBeNull();
     bystander.kill();
+    // With no broker in the table it says so and fails.
+    expect(spawnSync(cmd, args, { encoding: 'utf8' }).status).toBe(1);
   });
 
   test('GIVEN exec Status bodies THEN the exit code is read as kubectl reads it', () => {

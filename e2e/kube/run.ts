@@ -54,13 +54,15 @@ export function parseFaults(evict: string[] = [], crash: string[] = []): Planned
  * The command that crashes a container from inside: the runner's brokers get SIGKILL (the
  * entrypoint then ends with 137, as after an OOM kill). A container's PID 1 ignores signals sent
  * from inside its own PID namespace unless it handles them, so another container's PID 1 gets
- * SIGKILL and then, if it is still there, SIGTERM (the handshake sidecar handles SIGTERM).
+ * SIGKILL and then, if it is still there, SIGTERM (the handshake sidecar handles SIGTERM). `proc`
+ * is where the process table is read: the container's /proc (tests give a table of their own,
+ * since on the test machine /proc holds every pod's brokers).
  */
-export function crashCommand(isRunner: boolean): string[] {
+export function crashCommand(isRunner: boolean, proc = '/proc'): string[] {
   const script = isRunner
-    ? 'n=0; for p in /proc/[0-9]*; do c=$(cat "$p/comm" 2>/dev/null) || continue; case "$c" in flux-broker*) kill -KILL "${p#/proc/}" && n=$((n+1));; esac; done; echo "killed $n broker(s)"; [ "$n" -gt 0 ]'
+    ? 'n=0; for p in "$0"/[0-9]*; do c=$(cat "$p/comm" 2>/dev/null) || continue; case "$c" in flux-broker*) kill -KILL "${p##*/}" && n=$((n+1));; esac; done; echo "killed $n broker(s)"; [ "$n" -gt 0 ]'
     : 'kill -KILL 1; sleep 1; kill -TERM 1 && echo "PID 1 ignored SIGKILL from inside its namespace: sent SIGTERM"';
-  return ['/bin/sh', '-c', script];
+  return ['/bin/sh', '-c', script, proc];
 }
 
 export class KubeRun {
