@@ -36,6 +36,8 @@ export interface CaseResult {
   readonly faultSeconds?: Array<number | null>;
   /** A real cluster: seconds from `kubectl delete namespace` to the namespace gone. */
   readonly namespaceSeconds?: number;
+  /** What the runner changed for the target (a real cluster's requests scaled down), for the report. */
+  readonly notes?: string[];
 }
 
 /** A Job run in progress, in podemu or on a cluster. */
@@ -116,6 +118,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     logs,
     faultSeconds: fault ? [fault.seconds] : undefined,
     namespaceSeconds,
+    notes: kube?.notes.length ? kube.notes : undefined,
   };
 }
 

@@ -133,6 +133,7 @@ async function main(argv: string[]): Promise<number> {
       const of = runs.length > 1 || (c.faults?.runs ?? 1) > 1 ? ` [run ${run} of ${c.faults!.runs}]` : '';
       const ns = result.namespaceSeconds !== undefined ? `, namespace gone ${result.namespaceSeconds} s after its deletion` : '';
       console.log(`${result.status} ${c.id}${of} (${took} s${result.brokers ? `, brokers ${result.brokers}` : ''}${fault}${ns})`);
+      for (const n of result.notes ?? []) console.log(`    note: ${n}`);
       for (const p of result.problems) console.log(`    ${p.split('\n').join('\n    ')}`);
       if (result.status === 'pass' && !args.keep) fs.rmSync(dir, { recursive: true, force: true });
     }

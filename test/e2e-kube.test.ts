@@ -13,6 +13,7 @@ import { App, Chart } from 'cdk8s';
 import { allCases } from '../e2e/cases';
 import { checkRun } from '../e2e/checks';
 import { faultOutcome } from '../e2e/faults';
+import { cpuMillis, fitCpuRequests } from '../e2e/kube/fit';
 import { imagesIn } from '../e2e/kube/images';
 import { caseNamespace, moveToNamespace, podSecurityLabels } from '../e2e/kube/namespace';
 import { makesOwnCertificate } from '../e2e/kube/objects';
@@ -278,5 +279,29 @@ describe('the namespace-deletion cases', () => {
       expect(c.podemu?.skip).toMatch(/no scheduler/);
       expect(c.kube?.skip).toBeUndefined();
     }
+  });
+});
+
+describe('requests on a small node', () => {
+  test('GIVEN CPU quantities THEN millicores', () => {
+    expect([cpuMillis('2'), cpuMillis('500m'), cpuMillis('0.25'), cpuMillis(undefined)]).toEqual([2000, 500, 250, undefined]);
+  });
+
+  test('GIVEN 4 pods asking 2 CPUs each (and a 4-CPU limit without a request) on 2 CPUs THEN the requests fit 80% of the node, and it says what changed', () => {
+    const docs = synth({ size: 4, containers: [{ image: 'ubuntu:noble', command: 'hostname', resources: { requests: { cpu: '2' }, limits: { cpu: '4' } } } as any] });
+    const note = fitCpuRequests(docs, 2000);
+    expect(note).toMatch(/^CPU requests scaled down for 4 pods on 2 allocatable CPUs: .*flux-sample 2000m → \d+m/);
+    const spec = docs.find((d) => d.kind === 'Job' && d.spec.completionMode === 'Indexed').spec.template.spec;
+    const running = [...spec.initContainers.filter((c: any) => c.restartPolicy === 'Always'), ...spec.containers];
+    const total = 4 * running.reduce((s: number, c: any) => s + (cpuMillis(c.resources?.requests?.cpu) ?? 0), 0);
+    expect(total).toBeLessThanOrEqual(1600);
+    expect(spec.containers[0].resources.limits.cpu).toBe('4');
+  });
+
+  test('GIVEN pods that fit THEN nothing changes', () => {
+    const docs = synth();
+    const before = JSON.stringify(docs);
+    expect(fitCpuRequests(docs, 2000)).toBeUndefined();
+    expect(JSON.stringify(docs)).toBe(before);
   });
 });

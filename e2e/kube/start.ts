@@ -4,6 +4,7 @@ import { E2eCase } from '../case';
 import { FLUX_VIEW_ANNOTATION } from '../../lib/core/day2-contract';
 import { JobFacts, indexedJob } from '../manifests';
 import { createNamespace, deleteNamespaceTimed, moveToNamespace, podSecurityLabels } from './namespace';
+import { cpuMillis, fitCpuRequests } from './fit';
 import { kubeObjects } from './objects';
 import { KubeRun } from './run';
 import { KubeTarget } from './target';
@@ -11,11 +12,16 @@ import { deleteVolumes, prepareVolumes, volumePlan } from './volumes';
 
 export interface KubeCaseRun {
   readonly run: KubeRun;
+  /** What the runner changed for this cluster (requests scaled down), for the report. */
+  readonly notes: string[];
   /** Deletes the namespace (and the case's PersistentVolumes): the seconds it took, or a problem when it did not go within the limit. */
   cleanup(): Promise<{ problem?: string; seconds?: number }>;
 }
 
 export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: string, docs: any[], facts: JobFacts, dir: string, timeout: number): Promise<KubeCaseRun> {
+  const nodes = (await target.core.listNode()).items;
+  const allocatable = Math.max(0, ...nodes.map((n) => cpuMillis(n.status?.allocatable?.cpu) ?? 0));
+  const fitted = fitCpuRequests(docs, allocatable);
   const objects = kubeObjects(c, docs, facts, dir, namespace);
   const plan = volumePlan(moveToNamespace(docs, namespace), namespace, c.volumes);
   await createNamespace(target, namespace, podSecurityLabels(docs));
@@ -33,6 +39,7 @@ export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: s
   });
   return {
     run,
+    notes: fitted ? [fitted] : [],
     cleanup: async () => {
       const gone = await deleteNamespaceTimed(target, namespace);
       await deleteVolumes(target, plan);

@@ -1,0 +1,46 @@
+/**
+ * A case whose pods ask for more CPU than the cluster has (the production and mpi examples ask for
+ * 2 CPUs per pod, the elastic one a 4-CPU limit, which is its request) would never be scheduled on
+ * a small node: its CPU requests are scaled down for that run, and the report says so.
+ */
+import { indexedJob } from '../manifests';
+
+/** Millicores of a Kubernetes CPU quantity (`2`, `500m`, `0.5`). */
+export function cpuMillis(q: string | number | undefined): number | undefined {
+  if (q === undefined) return undefined;
+  const s = String(q);
+  return s.endsWith('m') ? Number(s.slice(0, -1)) : Math.round(Number(s) * 1000);
+}
+
+/** Share of the cluster's allocatable CPU the case's pods may ask for together. */
+const SHARE = 0.8;
+/** Millicores at or below which a request is left as it is. */
+const SMALL = 100;
+
+/**
+ * Lowers the CPU requests of the Job's containers (a limit without a request counts as the request)
+ * so that `parallelism` pods ask for at most SHARE of `allocatableMillis`; returns what changed.
+ */
+export function fitCpuRequests(docs: any[], allocatableMillis: number): string | undefined {
+  const job = indexedJob(docs);
+  const spec = job.spec.template.spec;
+  // Init containers run one at a time, sidecars beside the main containers (the scheduler's rule, roughly).
+  const running = [...(spec.initContainers ?? []).filter((c: any) => c.restartPolicy === 'Always'), ...spec.containers];
+  const request = (c: any) => cpuMillis(c.resources?.requests?.cpu) ?? cpuMillis(c.resources?.limits?.cpu) ?? 0;
+  const perPod = running.reduce((sum: number, c: any) => sum + request(c), 0);
+  const pods = job.spec.parallelism ?? 1;
+  if (perPod * pods <= allocatableMillis * SHARE) return undefined;
+  // Small requests (the handshake's 10m) stay; the large ones share what is left.
+  const large = running.filter((c: any) => request(c) > SMALL);
+  const small = perPod - large.reduce((sum: number, c: any) => sum + request(c), 0);
+  const factor = Math.max(0, allocatableMillis * SHARE / pods - small) / (perPod - small);
+  const changes: string[] = [];
+  for (const c of [...spec.initContainers ?? [], ...spec.containers]) {
+    const before = request(c);
+    if (before <= SMALL) continue;
+    const after = Math.max(SMALL, Math.floor(before * factor));
+    c.resources = { ...c.resources, requests: { ...c.resources?.requests, cpu: `${after}m` } };
+    changes.push(`${c.name} ${before}m → ${after}m`);
+  }
+  return `CPU requests scaled down for ${pods} pods on ${allocatableMillis / 1000} allocatable CPUs: ${changes.join(', ')}`;
+}
