@@ -48,6 +48,8 @@ export function fluxPaths(mountPath: string) {
     cronDir: `${config}/etc/flux/system/cron.d`,
     curveCert: `${config}/curve/curve.cert`,
     runDir: `${config}/run/flux`,
+    /** Left on every rank by the lead's program once it ended: its workers need not wait for another lead. */
+    finishedMarker: `${config}/instance-finished`,
     localUri: `local://${config}/run/flux/local`,
     /** The Flux environment file the entrypoint writes (`. <mountPath>/flux-view.sh`). */
     viewScript: `${root}/flux-view.sh`,

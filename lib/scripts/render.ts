@@ -52,7 +52,10 @@ export function renderScripts(model: ScriptModel): { [configMapKey: string]: str
   }
   if (model.readiness) scripts[READY_SCRIPT_KEY] = renderReadiness(model, model.readiness);
   if (model.leadMode !== LeadMode.INTERACTIVE) {
-    scripts[LEAD_PROGRAM_SCRIPT_KEY] = renderTemplate(LEAD_PROGRAM_SCRIPT_KEY, { values: { QUIET: String(model.quiet) }, flags: {} });
+    scripts[LEAD_PROGRAM_SCRIPT_KEY] = renderTemplate(LEAD_PROGRAM_SCRIPT_KEY, {
+      values: { QUIET: String(model.quiet), FINISHED_MARKER: model.workerRejoins ? fluxPaths(model.mountPath).finishedMarker : '' },
+      flags: {},
+    });
   }
   if (model.workerRcPlans.length > 0) scripts[WORKER_RC_SCRIPT_KEY] = renderWorkerRc(model);
   return scripts;
@@ -93,6 +96,7 @@ function renderEntrypoint(model: ScriptModel): string {
       RESOURCE_ENCODE_ARGS: model.resourceEncodeArgs,
       COMPLETE_WORKERS: String(model.completeWorkers),
       WORKER_REJOINS: String(model.workerRejoins),
+      FINISHED_MARKER: fluxPaths(model.mountPath).finishedMarker,
       WORKER_MAX_RESTARTS: model.workerMaxRestarts,
       WORKER_RESTART_DELAY_SECONDS: model.workerRestartDelaySeconds,
       FLUX_VIEW_SCRIPT: renderFluxView(model),

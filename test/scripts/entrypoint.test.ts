@@ -2,7 +2,9 @@ import { ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { LeadMode, ScriptModel } from '../../lib/scripts/model';
+import { fluxPaths } from '../../lib/core/paths';
 import { renderScripts } from '../../lib/scripts/render';
+import { shellQuote } from '../../lib/scripts/shell-quote';
 import { BLOCK_UNTIL_TERM, brokerOptions, CERTIFICATE, RUNNING_AS_ROOT, Sandbox, sampleModel } from './harness';
 
 let sandbox: Sandbox;
@@ -401,6 +403,23 @@ describe('entrypoint.sh, signals', () => {
     expect(sandbox.brokerCalls()).toHaveLength(3);
     expect(result.stdout.match(/the worker broker exited cleanly: waiting for a lead/g)).toHaveLength(2);
     expect(result.status).toBe(143);
+  });
+
+  test('with workerRejoins a worker whose broker ends after the lead\'s program said so exits 0 at once; a marker from before its start does not count', async () => {
+    // GIVEN a stale marker from an earlier broker of this pod, and a lead whose program ends during the first broker's run
+    const scripts = renderScripts(sampleModel(sandbox, { quiet: false, workerRejoins: true, workerRestartDelaySeconds: 0 }));
+    expect(sandbox.runInit(scripts).status).toBe(0);
+    const marker = fluxPaths(sandbox.mount).finishedMarker;
+    fs.mkdirSync(path.dirname(marker), { recursive: true });
+    fs.writeFileSync(marker, '');
+    const onStart = `if [ "$s" -eq 2 ]; then touch ${shellQuote(marker)}; fi`;
+    // WHEN the worker runs
+    const result = await sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname: 'flux-sample-1', onStart }).done;
+    // THEN the first clean exit waits for a lead (the stale marker was removed), the second ends the worker
+    expect(sandbox.brokerCalls()).toHaveLength(2);
+    expect(result.stdout).toMatch(/the worker broker exited cleanly: waiting for a lead/);
+    expect(result.stdout).toMatch(/the worker broker exited cleanly after the lead's program ended: done/);
+    expect(result.status).toBe(0);
   });
 
   test('a signal during the wait before a restart ends the worker at once with 143', async () => {

@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { LeadMode } from '../../lib/scripts/model';
 import { renderScripts } from '../../lib/scripts/render';
+import { fluxPaths } from '../../lib/core/paths';
 import { Sandbox, sampleModel } from './harness';
 
 let sandbox: Sandbox;
@@ -26,8 +27,8 @@ const CLEANUP = [
 const stats = (run: number, inactive: number, total: number) =>
   `{"job_states":{"depend":0,"priority":0,"sched":0,"run":${run},"cleanup":0,"inactive":${inactive},"total":${total}},"successful":${inactive}}`;
 
-function runProgram(program: string[], env: Record<string, string> = {}) {
-  const text = renderScripts(sampleModel(sandbox))['lead-program.sh'];
+function runProgram(program: string[], env: Record<string, string> = {}, workerRejoins = false) {
+  const text = renderScripts(sampleModel(sandbox, { workerRejoins }))['lead-program.sh'];
   return sandbox.run('lead-program.sh', text, { args: program, env: { FLUX_DISABLE_JOB_CLEANUP: 't', ...env } });
 }
 
@@ -100,5 +101,23 @@ describe('entrypoint.sh: FLUX_DISABLE_JOB_CLEANUP and the wrapper', () => {
     sandbox.remove();
     sandbox = new Sandbox();
     expect(brokerEnv('flux-sample-1', LeadMode.SUBMIT).env.FLUX_DISABLE_JOB_CLEANUP).toBeUndefined();
+  });
+
+  test('GIVEN workers that rejoin WHEN the program ends THEN every rank is told, after the cleanup, before the instance ends', () => {
+    const marker = fluxPaths(sandbox.mount).finishedMarker;
+    const result = runProgram(['sh', '-c', 'exit 4'], { FAKE_FLUX_JOB_STATS: stats(1, 0, 1) }, true);
+    expect(result.status).toBe(4);
+    expect(cleanupCalls()).toEqual([...CLEANUP, `exec -r all -n touch ${marker}`]);
+  });
+
+  test('GIVEN workers that do not rejoin THEN nobody is told', () => {
+    runProgram(['true'], {}, false);
+    expect(cleanupCalls()).toEqual([]);
+  });
+
+  test('GIVEN the program ended by a signal (the lead evicted) THEN the workers are not told: they wait for the next lead', () => {
+    const result = runProgram(['sh', '-c', 'kill -HUP $PPID; sleep 0.2'], {}, true);
+    expect(result.status).toBe(129);
+    expect(cleanupCalls()).toEqual([]);
   });
 });

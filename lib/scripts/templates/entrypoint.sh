@@ -23,6 +23,7 @@ broker_directories=( @@BROKER_DIRECTORIES@@ )
 resource_encode_args=( @@RESOURCE_ENCODE_ARGS@@ )
 complete_workers=@@COMPLETE_WORKERS@@
 worker_rejoins=@@WORKER_REJOINS@@
+finished_marker=@@FINISHED_MARKER@@
 worker_max_restarts=@@WORKER_MAX_RESTARTS@@
 worker_restart_delay=@@WORKER_RESTART_DELAY_SECONDS@@
 flux_view_script=@@FLUX_VIEW_SCRIPT@@
@@ -611,6 +612,7 @@ run_worker() {
     prepare_broker_config
     starts=$((starts + 1))
     say "starting a worker broker (start $starts, $restarts after failures)"
+    rm -f -- "$finished_marker"
     status=0
     run_flux flux start -o --config "$broker_config_dir" "${broker_options[@]}" || status=$?
 #@@IF HANDSHAKE@@
@@ -626,6 +628,11 @@ run_worker() {
     if [ "$status" -eq 0 ]; then
       if [ "$worker_rejoins" != true ]; then
         say "the worker broker exited cleanly"
+        break
+      fi
+      # The lead's program ended and said so on every rank (lead-program.sh): no lead will come.
+      if [ -e "$finished_marker" ]; then
+        say "the worker broker exited cleanly after the lead's program ended: done"
         break
       fi
       # A follower also exits 0 when its lead is evicted or preempted. With successPolicy the Job

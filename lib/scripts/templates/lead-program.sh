@@ -10,6 +10,7 @@ unset FLUX_DISABLE_JOB_CLEANUP
 
 script_name=lead-program
 quiet=@@QUIET@@
+finished_marker=@@FINISHED_MARKER@@
 
 #@@INCLUDE messages.sh@@
 
@@ -44,4 +45,10 @@ trap 'signal_code=130' INT
 status=0
 "$@" || status=$?
 cleanup
+# Workers that rejoin wait for a new lead when their broker exits, since an evicted lead ends the
+# instance too; the Job then reaps them once this lead succeeded, seconds later on a real node.
+# A program that ended says so on every rank first, so that they end with the instance instead.
+if [ -n "$finished_marker" ] && [ -z "$signal_code" ]; then
+  flux exec -r all -n touch "$finished_marker" || say "could not tell the workers that the program ended: the Job will stop them"
+fi
 exit "${signal_code:-$status}"
