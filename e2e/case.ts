@@ -32,6 +32,13 @@ export interface Expectation {
   readonly exec?: ExecStep[];
   /** Exit codes of the last run of a container (the last pod of that index). */
   readonly exits?: Array<{ readonly index: number; readonly container: string; readonly code: number }>;
+  /** Patterns the termination message of a container's last run must match (the last pod of that index). */
+  readonly terminationMessages?: Array<{ readonly index: number; readonly container: string; readonly patterns: RegExp[] }>;
+  /**
+   * The Job ends before Flux: an init container fails it, so no broker may ever start (instead of
+   * every broker having to come up).
+   */
+  readonly endsBeforeFlux?: boolean;
   /** Containers that must have been restarted in place (the last pod of that index). */
   readonly restarted?: Array<{ readonly index: number; readonly container: string }>;
   /** How many brokers must be connected before the exec steps start. @default every pod of the Job */
@@ -106,7 +113,15 @@ export interface E2eCase {
   readonly userObjects?: any[];
   readonly volumes?: VolumeSeed[];
   readonly needs?: HostNeeds;
-  readonly podemu?: { readonly timeout?: number; readonly stagger?: number };
+  readonly podemu?: {
+    readonly timeout?: number;
+    readonly stagger?: number;
+    /**
+     * podemu's `--image-root REF=DIR`: the content of the image volumes of reference REF. A relative
+     * DIR is made, empty, in the case's directory: what a runtime without image volumes mounts.
+     */
+    readonly imageRoots?: Readonly<Record<string, string>>;
+  };
   readonly expect: Expectation;
   /** Why the expected outcome is not the application's success: something this machine lacks. */
   readonly machineLimit?: string;
