@@ -32,6 +32,8 @@ export interface Expectation {
   readonly exec?: ExecStep[];
   /** Exit codes of the last run of a container (the last pod of that index). */
   readonly exits?: Array<{ readonly index: number; readonly container: string; readonly code: number }>;
+  /** Patterns the termination message of a container's last run must match (the last pod of that index). */
+  readonly terminationMessages?: Array<{ readonly index: number; readonly container: string; readonly patterns: RegExp[] }>;
   /** Containers that must have been restarted in place (the last pod of that index). */
   readonly restarted?: Array<{ readonly index: number; readonly container: string }>;
   /** How many brokers must be connected before the exec steps start. @default every pod of the Job */
@@ -45,7 +47,7 @@ export interface Expectation {
   readonly readyMeansConnected?: { readonly lateRank: number; readonly lateSeconds: number };
   /** The run is ended this many seconds after it started (a state to leave the cluster in, e.g. before its namespace is deleted). */
   readonly stopAfterSeconds?: number;
-  /** No broker is expected to come up (pods that cannot be scheduled). @default false */
+  /** No broker may start: the Job ends before Flux (a view that is not there), or its pods are never scheduled. @default false */
   readonly noBrokers?: boolean;
   /**
    * The lead's output proves that every broker was in the instance (`flux run -N<size> hostname`
@@ -110,7 +112,17 @@ export interface E2eCase {
   readonly userObjects?: any[];
   readonly volumes?: VolumeSeed[];
   readonly needs?: HostNeeds;
-  readonly podemu?: { readonly timeout?: number; readonly stagger?: number; readonly skip?: string };
+  readonly podemu?: {
+    readonly timeout?: number;
+    readonly stagger?: number;
+    /** Why podemu cannot run the case (it has no scheduler, no namespaces): it is skipped with this. */
+    readonly skip?: string;
+    /**
+     * podemu's `--image-root REF=DIR`: the content of the image volumes of reference REF. A relative
+     * DIR is made, empty, in the case's directory: what a runtime without image volumes mounts.
+     */
+    readonly imageRoots?: Readonly<Record<string, string>>;
+  };
   readonly expect: Expectation;
   /** Why the expected outcome is not the application's success: something this machine lacks. */
   readonly machineLimit?: string;

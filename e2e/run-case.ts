@@ -142,6 +142,7 @@ function podemuRun(c: E2eCase, engines: Engines, dir: string, docs: any[], facts
     workdir,
     timeout,
     stagger: c.podemu?.stagger,
+    imageRoots: imageRoots(c, dir),
     evict: c.faults?.evict,
     crash: c.faults?.crash,
   });
@@ -155,6 +156,18 @@ function podemuRun(c: E2eCase, engines: Engines, dir: string, docs: any[], facts
       return execInContainer(lead, script, seconds);
     },
   };
+}
+
+/** The case's podemu image roots, a relative directory made (empty) in the case's directory. */
+function imageRoots(c: E2eCase, dir: string): Record<string, string> | undefined {
+  const roots = c.podemu?.imageRoots;
+  if (!roots) return undefined;
+  return Object.fromEntries(Object.entries(roots).map(([ref, root]) => {
+    if (path.isAbsolute(root)) return [ref, root];
+    const made = path.join(dir, root);
+    fs.mkdirSync(made, { recursive: true });
+    return [ref, made];
+  }));
 }
 
 /** The case's `kubectl exec` steps in the lead's Flux container, once every broker is up. */

@@ -1,6 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
 import { parse } from 'smol-toml';
-import { CertificateSource, FluxViewSource, HandshakeMode, MiniCluster, MiniClusterProps, PodRestartPolicy, PodSecurityLevel } from '../lib';
+import { CertificateSource, FluxViewSource, HandshakeMode, ImagePullPolicy, MiniCluster, MiniClusterProps, PodRestartPolicy, PodSecurityLevel } from '../lib';
 import { createCurveCert } from '../lib/cert';
 import { expectValidManifests } from './support/k8s-validate';
 
@@ -161,15 +161,64 @@ describe('MiniCluster', () => {
           { name: 'flux-view-image', mountPath: '/opt/views', subPath: 'opt/views', readOnly: true },
         ]);
       }
-      // AND there is no flux view init container: the runner runs flux-init.sh first, which only
-      // writes the config and links <mountPath>/view to the mounted view
-      expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake', 'web']);
+      // AND the flux view init container copies nothing (it checks the volume, below): the runner
+      // runs flux-init.sh first, which only writes the config and links <mountPath>/view to the mounted view
+      expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake', 'flux-view', 'web']);
+      expect(initContainer(job, 'flux-view').command).toEqual(['/bin/sh', '/flux_operator/flux-view-check.sh']);
       const init = configMap.data['flux-init.sh'];
       expect(init).toContain("image_view='/opt/views/view'");
       expect(init).toContain('ln -sfn -- "$image_view" "$mount_path/view"');
       expect(init).not.toContain('copy_tree');
       expect(configMap.data['entrypoint.sh']).toContain("init_script='/flux_operator/flux-init.sh'");
       expectValidManifests(docs, { kubernetesVersion: '1.35' });
+    });
+
+    test('GIVEN the image volume WHEN synthesized THEN the flux view init container checks it, whole and read-only, after the handshake has started', () => {
+      // GIVEN a runner that pulls its image always, and a sidecar
+      const props = imageVolume({ containers: [{ image: 'ubuntu:noble', command: 'hostname', runFlux: true, pullAlways: true }, { image: 'nginx', name: 'web', sidecar: true }] });
+      // WHEN
+      const { docs, job, configMap } = synth(props);
+      const pod = job.spec.template.spec;
+      // THEN it runs right after the handshake sidecar has started, before the user's sidecars (which mount the view by subPath)
+      expect(pod.initContainers.map((c: any) => [c.name, c.restartPolicy])).toEqual([['flux-handshake', 'Always'], ['flux-view', undefined], ['web', 'Always']]);
+      // AND it runs the check script in the runner's image (pulled once: the runner pulls again), with no privileges
+      expect(initContainer(job, 'flux-view')).toEqual({
+        name: 'flux-view',
+        image: 'ubuntu:noble',
+        imagePullPolicy: 'IfNotPresent',
+        command: ['/bin/sh', '/flux_operator/flux-view-check.sh'],
+        env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
+        resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '32Mi' } },
+        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true },
+        terminationMessagePolicy: 'FallbackToLogsOnError',
+        // AND it mounts the whole image volume (no subPath, which an empty volume would fail) and the scripts, read-only
+        volumeMounts: [
+          { name: 'flux-view-image', mountPath: '/mnt/flux-view-image', readOnly: true },
+          { name: 'flux-entrypoint', mountPath: '/flux_operator', readOnly: true },
+        ],
+      });
+      // AND the script names the image and the exit code the Job fails on
+      const check = configMap.data['flux-view-check.sh'];
+      expect(check).toContain("image='ghcr.io/converged-computing/flux-view-ubuntu:tag-noble'");
+      expect(check).toContain("missing_exit='78'");
+      expect(check).toContain("root=${FLUX_VIEW_IMAGE_ROOT:-'/mnt/flux-view-image'}");
+      // AND that exit code fails the Job at once, after the evictions' and handshake's rules and before the runner's
+      expect(job.spec.podFailurePolicy.rules.map((r: any) => r.onExitCodes?.containerName ?? r.action)).toEqual(['Ignore', 'flux-sample', 'flux-view', 'flux-sample']);
+      expect(job.spec.podFailurePolicy.rules[2]).toEqual({ action: 'FailJob', onExitCodes: { containerName: 'flux-view', operator: 'In', values: [78] } });
+      expectValidManifests(docs, { kubernetesVersion: '1.35' });
+    });
+
+    test('GIVEN a view container name, no handshake and a runner that never pulls THEN the check and its rule follow them', () => {
+      const { job } = synth(imageVolume({ handshake: { enabled: false }, containers: [{ image: 'my/app:1', command: 'hostname', imagePullPolicy: ImagePullPolicy.NEVER }] }, { name: 'view' }));
+      const pod = job.spec.template.spec;
+      expect(pod.initContainers.map((c: any) => c.name)).toEqual(['view']);
+      expect(pod.initContainers[0]).toMatchObject({ image: 'my/app:1', imagePullPolicy: 'Never' });
+      expect(job.spec.podFailurePolicy.rules[1]).toEqual({ action: 'FailJob', onExitCodes: { containerName: 'view', operator: 'In', values: [78] } });
+    });
+
+    test('GIVEN the copy sources THEN there is no check script', () => {
+      expect(Object.keys(synth().configMap.data)).not.toContain('flux-view-check.sh');
+      expect(Object.keys(synth({ ...hello, flux: { container: { disable: true } } }).configMap.data)).not.toContain('flux-view-check.sh');
     });
 
     test('GIVEN a custom mountPath THEN the link is made there and the image mounts do not move', () => {
@@ -181,7 +230,11 @@ describe('MiniCluster', () => {
     });
 
     test('GIVEN the restricted level THEN the manifests keep to it and stay valid for 1.35 and 1.36', () => {
-      const { docs } = synth(imageVolume({ podSecurity: PodSecurityLevel.RESTRICTED }));
+      const { docs, job } = synth(imageVolume({ podSecurity: PodSecurityLevel.RESTRICTED }));
+      // the view check too: no privileges, a read-only root with a writable /tmp, the pod's non-root user
+      expect(initContainer(job, 'flux-view').securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true });
+      expect(initContainer(job, 'flux-view').volumeMounts.map((m: any) => m.mountPath)).toEqual(['/mnt/flux-view-image', '/flux_operator', '/tmp']);
+      expect(job.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } });
       expectValidManifests(docs, { kubernetesVersion: '1.35' });
       expectValidManifests(docs, { kubernetesVersion: '1.36' });
     });

@@ -8,7 +8,7 @@ import { inLeadInstance, waitForNodes } from './flux-steps';
 import { LAMMPS_LIMIT, LAMMPS_NEEDS, lammpsExpectation } from './images';
 
 /** Synthesizes every example into `dir` (once per directory) and returns the chart's file. */
-function exampleSynth(chart: string): (dir: string) => string[] {
+export function exampleSynth(chart: string): (dir: string) => string[] {
   return (dir) => {
     const file = path.join(dir, `${chart}.k8s.yaml`);
     if (!fs.existsSync(file)) exampleApp(dir).synth();

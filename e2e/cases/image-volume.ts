@@ -1,11 +1,14 @@
 /**
  * The Flux view as an image volume (flux.container.source image-volume): nothing is copied, the
  * containers run Flux from the view image mounted read-only. Each case must boot as its copying
- * twin does; one shows that the tree is read-only and is the one Flux runs from.
+ * twin does; one shows that the tree is read-only and is the one Flux runs from; one that a volume
+ * without the view (what a runtime without image volumes mounts) fails the Job at once, saying why.
  */
 import { PRODUCTION_PROPS } from '../../examples/production';
-import { FluxViewSource, PodSecurityLevel } from '../../lib';
+import { DEFAULT_FLUX_VIEW_IMAGE, FluxViewSource, PodSecurityLevel } from '../../lib';
+import { VIEW_CHECK_EXIT_CODE } from '../../lib/scripts/render';
 import { E2eCase } from '../case';
+import { exampleSynth } from './examples';
 import { LAMMPS_LIMIT, LAMMPS_NEEDS, lammpsExpectation } from './images';
 import { synthCluster } from './synth';
 
@@ -45,6 +48,31 @@ export function imageVolumeCases(): E2eCase[] {
           '1000',
         ].join('\n'),
       },
+    },
+    {
+      id: 'example image-volume on a runtime without image volumes (an empty volume)',
+      note: 'the image-volume example with its view image volume empty (podemu --image-root REF=<empty directory>), as containerd < 2.1 and CRI-O < 1.33 mount it: '
+        + 'the flux view init container ends every pod with exit 78 and a termination message naming the image, the cause and both ways out, '
+        + 'and the Job fails at once by its podFailurePolicy, before any broker, within the 60 s podemu gives it',
+      synth: exampleSynth('image-volume'),
+      podemu: { timeout: 60, imageRoots: { [DEFAULT_FLUX_VIEW_IMAGE]: 'empty-image' } },
+      expect: {
+        result: 'Failed',
+        // rules: 0 evictions (Ignore), 1 the handshake's codes, 2 the view check's
+        reason: /^PodFailurePolicy: rule 2 \(FailJob\)/,
+        noBrokers: true,
+        exits: [{ index: 0, container: 'flux-view', code: VIEW_CHECK_EXIT_CODE }],
+        terminationMessages: [{
+          index: 0,
+          container: 'flux-view',
+          patterns: [
+            /^flux-view-check: the flux view image volume ghcr\.io\/converged-computing\/flux-view-ubuntu:tag-noble is empty on node \S+: this node's container runtime does not mount image volumes/,
+            /containerd 2\.1 or newer, CRI-O 1\.33 or newer/,
+            /flux\.container\.source copy-to-disk or copy-to-memory/,
+          ],
+        }],
+      },
+      kube: { skip: "podemu's --image-root plays a runtime without image volumes; a real cluster's runtime mounts what it supports" },
     },
     {
       id: 'example production with the view as an image volume',

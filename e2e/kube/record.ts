@@ -148,13 +148,14 @@ export function datedBrokers(pods: PodSeen[], events: BrokerEvent[], t0: number)
  * podemu's record of a pod from what was seen; `logOf` names each run's log file (or undefined).
  * The broker's times come from the lead's log when `dated` has them, else from the pod's Ready times.
  */
-export function podRecord(p: PodSeen, logOf: (container: string, run: number, runs: number) => string | undefined, dated?: DatedBroker): PodRecord {
+export function podRecord(p: PodSeen, logOf: (container: string, run: number, runs: number) => string | undefined, dated?: DatedBroker, runner?: string): PodRecord {
   const connects = dated ? dated.connects : p.readyAt;
   const listen = dated ? dated.listen ?? null : p.readyAt[0] ?? null;
   const up = p.index === 0 ? listen : connects[0] ?? null;
   const broker: BrokerRecord = {
     rank: String(p.index),
-    first_seen: p.times.scheduled ?? null,
+    // The Flux container's start: the API shows no broker process.
+    first_seen: (runner ? p.containers.get(runner)?.runs[0]?.start : undefined) ?? null,
     listen: p.index === 0 ? listen : null,
     connected_to_parent: p.index === 0 ? null : connects[0] ?? null,
     up,

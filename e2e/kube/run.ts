@@ -157,7 +157,7 @@ export class KubeRun {
     const pods = [...this.seen.values()];
     const dated = datedBrokers(pods, brokerEvents(logText), this.t0 ?? this.started);
     const records = [];
-    for (const p of pods) records.push(podRecord(p, (container, run, runs) => this.logFile(p, container, run, runs), dated.get(p.name)));
+    for (const p of pods) records.push(podRecord(p, (container, run, runs) => this.logFile(p, container, run, runs), dated.get(p.name), this.o.runner));
     for (const p of records) await this.fetchLogs(p.pod, p.containers);
     fs.writeFileSync(path.join(this.o.logs, 'events.log'), this.events());
     const ready = pods.flatMap((p) => p.readyAt);

@@ -8,7 +8,7 @@ import { CertificateSourceKind } from './certificate';
 import { CurveCertJob } from './curve-cert-job';
 import { FluxBrokerConfig } from './flux-broker-config';
 import { MiniClusterProps } from './mini-cluster-props';
-import { appContainers, entrypointConfigMapName, fluxViewInitContainer, podVolumes, sidecarContainers } from './private/containers';
+import { appContainers, entrypointConfigMapName, fluxViewCheckContainer, fluxViewInitContainer, podVolumes, sidecarContainers, viewCheckFailureRule } from './private/containers';
 import { jobSpec } from './private/job-spec';
 import { commonLabels, podLabels, sortKeys, CLUSTER_LABEL } from './private/labels';
 import { ResolvedMiniCluster, resolveMiniCluster } from './private/resolve';
@@ -255,11 +255,12 @@ export class MiniCluster extends Construct {
     const containers = appContainers(r).map((c) => (hs && c.name === r.name ? { ...c, volumeMounts: [...c.volumeMounts ?? [], hs.runnerMount] } : c));
     const spec = securePodTemplate(jobSpec(r, {
       // With the image volume nothing is copied: the runner writes the config itself (flux-init.sh),
-      // and each pod starts one container fewer.
-      initContainers: [...initContainers(r.viewImageVolume ? undefined : fluxViewInitContainer(r), hs), ...sidecarContainers(r)],
+      // and the view container only checks that the volume holds a view (a runtime without image
+      // volumes mounts an empty one), failing the Job at once if not.
+      initContainers: [...initContainers(r.viewImageVolume ? fluxViewCheckContainer(r) : fluxViewInitContainer(r), hs), ...sidecarContainers(r)],
       containers,
       volumes: [...podVolumes(r, this.certificateSecretName), ...(hs ? hs.volumes : [])],
-      failureRules: hs ? [hs.failureRule] : [],
+      failureRules: [...(hs ? [hs.failureRule] : []), ...(r.viewImageVolume ? [viewCheckFailureRule(r)] : [])],
       labels: { ...podLabels(this.jobName, r.props.pod?.labels), 'app.kubernetes.io/instance': this.clusterName },
     }), podSecuritySettings(r.props));
     const job = new ApiObject(this, 'Job', {
@@ -290,12 +291,12 @@ export class MiniCluster extends Construct {
 }
 
 /**
- * A native sidecar handshake goes first: it starts at once and handshakes while the view is copied.
- * A plain init container handshake runs after the copy, since each init container waits for the last.
+ * A native sidecar handshake goes first: it starts at once and handshakes while the view is copied
+ * (or, with the image volume, checked). A plain init container handshake runs after the copy, since
+ * each init container waits for the last.
  * The user's sidecars follow (jobObject): they need nothing from the handshake and start before Flux.
  */
-function initContainers(view: Container | undefined, hs: HandshakeParts | undefined): Container[] {
-  const views = view ? [view] : [];
-  if (!hs) return views;
-  return hs.lifecycle === HandshakeLifecycle.SIDECAR ? [hs.container, ...views] : [...views, hs.container];
+function initContainers(view: Container, hs: HandshakeParts | undefined): Container[] {
+  if (!hs) return [view];
+  return hs.lifecycle === HandshakeLifecycle.SIDECAR ? [hs.container, view] : [view, hs.container];
 }

@@ -21,6 +21,12 @@ export const VIEWS_MOUNT_DIR = '/opt/views';
 export const IMAGE_VIEW_DIR = `${VIEWS_MOUNT_DIR}/view`;
 
 /**
+ * Where the view check (flux.container.source image-volume) mounts the whole view image volume,
+ * without subPath, to see what the Flux containers' subPath mounts would find.
+ */
+export const VIEW_IMAGE_CHECK_DIR = '/mnt/flux-view-image';
+
+/**
  * The flux view's mount path as the manifests carry it: trailing slashes stripped, since every Flux
  * path is built on it (`${mountPath}/config`).
  */

@@ -80,6 +80,8 @@ export interface ScriptModel {
   readonly viewDisabled: boolean;
   /** The view image is a read-only image volume: link `<mountPath>/view` to it instead of copying. */
   readonly viewImageVolume: boolean;
+  /** The flux view image's reference, which the image volume's check names. @default - none */
+  readonly viewImage?: string;
   /** PYTHONPATH override; default is the view's site-packages. */
   readonly pythonPath?: string;
   /**

@@ -4,7 +4,7 @@
  * the few facts the scripts rely on for their own correctness, and fails with every problem at once.
  */
 import { rangeHostlist } from '../core/hostlist';
-import { fluxPaths, IMAGE_VIEW_DIR, viewTreeDir } from '../core/paths';
+import { fluxPaths, IMAGE_VIEW_DIR, VIEW_IMAGE_CHECK_DIR, viewTreeDir } from '../core/paths';
 import { LeadMode, ReadinessScriptModel, ScriptModel, SidecarScriptModel } from './model';
 import { shellQuote } from './shell-quote';
 import { renderTemplate, TemplateContext } from './template';
@@ -13,6 +13,14 @@ import { renderTemplate, TemplateContext } from './template';
 export const BROKER_TOML_KEY = 'broker.toml';
 /** ConfigMap key of the flux view init container's script. */
 export const INIT_SCRIPT_KEY = 'flux-init.sh';
+/** ConfigMap key of the check of the flux view image volume (flux.container.source image-volume). */
+export const VIEW_CHECK_SCRIPT_KEY = 'flux-view-check.sh';
+/**
+ * Exit code of the view check when the image volume lacks what the Flux containers mount (empty: a
+ * runtime without image volumes; or another layout): the Job's podFailurePolicy fails the Job on it.
+ * 78 is sysexits' EX_CONFIG.
+ */
+export const VIEW_CHECK_EXIT_CODE = 78;
 /** ConfigMap key of the Flux runner's readiness probe script (docs/day2.md). */
 export const READY_SCRIPT_KEY = 'flux-ready.sh';
 /** ConfigMap key of the worker brokers' rc1 and rc3 (core/worker-rc-plans.ts). */
@@ -50,6 +58,7 @@ export function renderScripts(model: ScriptModel): { [configMapKey: string]: str
   for (const sidecar of model.sidecars) {
     scripts[sidecarScriptKey(sidecar.name)] = renderSidecar(model, sidecar);
   }
+  if (model.viewImageVolume && !model.viewDisabled) scripts[VIEW_CHECK_SCRIPT_KEY] = renderViewCheck(model);
   if (model.readiness) scripts[READY_SCRIPT_KEY] = renderReadiness(model, model.readiness);
   if (model.leadMode !== LeadMode.INTERACTIVE) {
     scripts[LEAD_PROGRAM_SCRIPT_KEY] = renderTemplate(LEAD_PROGRAM_SCRIPT_KEY, {
@@ -77,6 +86,19 @@ function renderInit(model: ScriptModel): string {
       IMAGE_VIEW_DIR,
     },
     flags: { VIEW_DISABLED: model.viewDisabled, VIEW_IMAGE_VOLUME: model.viewImageVolume },
+  });
+}
+
+/** The check of the view image volume: the layout the Flux containers mount by subPath. */
+function renderViewCheck(model: ScriptModel): string {
+  return renderTemplate(VIEW_CHECK_SCRIPT_KEY, {
+    values: {
+      VIEW_IMAGE: model.viewImage ?? '',
+      QUIET: String(model.quiet),
+      EXIT_CODE: VIEW_CHECK_EXIT_CODE,
+      IMAGE_ROOT: VIEW_IMAGE_CHECK_DIR,
+    },
+    flags: {},
   });
 }
 

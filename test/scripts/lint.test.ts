@@ -41,6 +41,7 @@ function variants(mode: LeadMode): Record<string, Partial<ScriptModel>> {
       strict: true,
       viewDisabled: false,
       viewImageVolume: true,
+      viewImage: "registry.example/it's/view:1",
       pythonPath: "/opt/py'thon",
       batchRaw: true,
       workingDir: '/work dir',

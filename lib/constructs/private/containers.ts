@@ -1,8 +1,9 @@
 /** The MiniCluster's pod containers and volumes, as manifest-shaped objects. */
 import type { Container, EnvVar, Probe, Volume, VolumeMount } from 'kubernetes-types-1.30/core/v1';
-import { READY_SCRIPT_KEY } from '../../scripts/render';
+import type { PodFailurePolicyRule } from 'kubernetes-types-1.30/batch/v1';
+import { READY_SCRIPT_KEY, VIEW_CHECK_EXIT_CODE, VIEW_CHECK_SCRIPT_KEY } from '../../scripts/render';
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
-import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, VIEWS_MOUNT_DIR, viewTreeDir } from '../../core/paths';
+import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, VIEW_IMAGE_CHECK_DIR, VIEWS_MOUNT_DIR, viewTreeDir } from '../../core/paths';
 import { ContainerResources, ContainerSecurityContext, ContainerVolume, MiniClusterContainer } from '../props/container';
 import { ResolvedMiniCluster } from './resolve';
 import { sortKeys } from './labels';
@@ -87,6 +88,39 @@ export function fluxViewInitContainer(r: ResolvedMiniCluster): Container {
     securityContext: securityContext(view.securityContext),
     volumeMounts: [...fluxMounts(r, false).filter((m) => m.name !== VOLUMES.certificate), ...software],
   });
+}
+
+/**
+ * With the view as an image volume the flux view init container copies nothing: it checks the
+ * volume (flux-view-check.sh), mounted whole, for what the Flux containers mount by subPath. On a
+ * runtime without image volumes the volume is an empty directory and those containers could never
+ * be created; the check ends the pod at once instead, with the cause and the ways out in its
+ * termination message, and its exit code fails the Job (viewCheckFailureRule). It runs the runner's
+ * image, which every pod pulls anyway and which has /bin/sh (the readiness probe's shell), with its
+ * own small resources and no privileges: it only reads the volume.
+ */
+export function fluxViewCheckContainer(r: ResolvedMiniCluster): Container {
+  const runnerPolicy = r.runner.pullAlways ? 'Always' : (r.runner.imagePullPolicy ?? 'IfNotPresent');
+  return {
+    name: r.viewName,
+    image: r.runner.image,
+    // The runner pulls again when it must; a stale copy of the image runs the check as well.
+    imagePullPolicy: runnerPolicy === 'Always' ? 'IfNotPresent' : runnerPolicy,
+    command: ['/bin/sh', `${ENTRYPOINT_MOUNT_DIR}/${VIEW_CHECK_SCRIPT_KEY}`],
+    env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
+    resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '32Mi' } },
+    securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true },
+    terminationMessagePolicy: 'FallbackToLogsOnError',
+    volumeMounts: [
+      { name: VOLUMES.viewImage, mountPath: VIEW_IMAGE_CHECK_DIR, readOnly: true },
+      { name: VOLUMES.entrypoint, mountPath: ENTRYPOINT_MOUNT_DIR, readOnly: true },
+    ],
+  };
+}
+
+/** The view check's verdict (fluxViewCheckContainer) fails the Job at once: a new pod on the same node would find the same volume. */
+export function viewCheckFailureRule(r: ResolvedMiniCluster): PodFailurePolicyRule {
+  return { action: 'FailJob', onExitCodes: { containerName: r.viewName, operator: 'In', values: [VIEW_CHECK_EXIT_CODE] } };
 }
 
 /** The pod's main containers: the user's, in their order, except the sidecars. */

@@ -33,6 +33,7 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerTa
     mountPath: r.mountPath,
     viewDisabled: r.viewDisabled,
     viewImageVolume: r.viewImageVolume,
+    viewImage: r.viewImage,
     pythonPath: r.props.flux?.container?.pythonPath,
     brokerToml,
     scriptsDir: ENTRYPOINT_MOUNT_DIR,
