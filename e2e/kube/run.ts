@@ -142,7 +142,9 @@ export class KubeRun {
           this.log(`job: ${verdict.result} (${verdict.reason})`);
         }
       }
-      const settled = [...this.seen.values()].every((p) => p.phase === 'Succeeded' || p.phase === 'Failed');
+      // A pod the API no longer lists (deleted once the Job ended) has settled too.
+      const listed = new Set(pods.map((p) => p.metadata!.name!));
+      const settled = [...this.seen.values()].every((p) => p.phase === 'Succeeded' || p.phase === 'Failed' || !listed.has(p.name));
       if (verdict && settled) break;
       if (Date.now() > deadline) {
         this.log(`runner: timeout after ${this.o.timeout} s`);
