@@ -20,13 +20,14 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseAllDocuments, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { FluxViewSource } from '../lib';
 import { synthCluster } from '../e2e/cases/synth';
 import { certificateSecret } from '../e2e/certificate';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { JobInput, prepareImageRoots } from './bringup/image-root';
 import { kubeBringup } from './bringup/kube';
+import { naiveDocs, naiveSecretFile } from './bringup/naive';
 import { RssSampler } from './bringup/rss';
 import { phaseCells, phases, PhaseTimes } from './bringup/phases';
 import { median } from './stats';
@@ -82,22 +83,13 @@ function libraryManifests(dir: string, n: number, source: FluxViewSource): JobIn
   return { manifests, secrets: [certificateSecret(dir, { secret: 'fluxlib-curve', cluster: 'fluxlib' })], job: 'fluxlib' };
 }
 
-/** podemu's naive Job, resized from 4 to n pods (hosts, the job's -N, completions, parallelism). */
+/** podemu's naive Job, resized from 4 to n pods, as a file. */
 function naiveManifests(dir: string, n: number, podemu: string): JobInput {
   const testdata = path.join(path.dirname(podemu), 'testdata');
-  const docs = parseAllDocuments(fs.readFileSync(path.join(testdata, 'fluxtest.yaml'), 'utf8')).map((d) => d.toJS()).filter((d) => d);
-  for (const d of docs) {
-    if (d.kind === 'Job') Object.assign(d.spec, { completions: n, parallelism: n });
-    if (d.kind === 'ConfigMap') {
-      const start = d.data['start.sh'] as string;
-      if (!start.includes('fluxtest-[0-3]') || !start.includes('flux run -N4')) throw new Error('fluxtest.yaml changed: cannot resize it');
-      d.data['start.sh'] = start.replace('fluxtest-[0-3]', `fluxtest-[0-${n - 1}]`).replace('flux run -N4', `flux run -N${n}`);
-    }
-  }
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'naive.yaml');
-  fs.writeFileSync(file, docs.map((d) => stringify(d)).join('---\n'));
-  return { manifests: [file], secrets: [path.join(testdata, 'fluxtest-curve-secret.yaml')], job: 'fluxtest' };
+  fs.writeFileSync(file, naiveDocs(testdata, n).map((d) => stringify(d)).join('---\n'));
+  return { manifests: [file], secrets: [naiveSecretFile(testdata)], job: 'fluxtest' };
 }
 
 async function measure(engines: Engines, input: JobInput, s: Scenario, logs: string, rss?: RssSampler, imageRoots?: Record<string, string>): Promise<Measure> {

@@ -8,9 +8,7 @@
  * the per-round ratios to the naive Job. BRINGUP_RUNS rounds (default 5), BRINGUP_SIZES (4,16).
  * Slow DNS cannot be made on a real cluster: those scenarios run in the emulator only.
  */
-import * as fs from 'fs';
 import * as path from 'path';
-import { parseAllDocuments } from 'yaml';
 import { CertificateSource, FluxViewSource, MiniCluster } from '../../lib';
 import { App, Chart } from 'cdk8s';
 import { certificateSecret } from '../../e2e/certificate';
@@ -19,6 +17,7 @@ import { KubeRun } from '../../e2e/kube/run';
 import { KubeTarget, connectTarget } from '../../e2e/kube/target';
 import { readDocs } from '../../e2e/manifests';
 import { median } from '../stats';
+import { naiveDocs, naiveSecretFile } from './naive';
 import { printTable } from '../table';
 
 const JOBS = ['naive', 'library', 'library, image volume'] as const;
@@ -46,17 +45,8 @@ function library(dir: string, n: number, source: FluxViewSource): KubeJob {
   return { job: 'fluxlib', before: readDocs([certificateSecret(dir, { secret: 'fluxlib-curve', cluster: 'fluxlib', namespace: 'default' })]), objects: readDocs([path.join(dir, 'bringup.k8s.yaml')]) };
 }
 
-function naive(n: number, podemuTestdata: string): KubeJob {
-  const docs = parseAllDocuments(fs.readFileSync(path.join(podemuTestdata, 'fluxtest.yaml'), 'utf8')).map((d) => d.toJS()).filter((d) => d);
-  for (const d of docs) {
-    if (d.kind === 'Job') Object.assign(d.spec, { completions: n, parallelism: n });
-    if (d.kind === 'ConfigMap') {
-      const start = d.data['start.sh'] as string;
-      if (!start.includes('fluxtest-[0-3]') || !start.includes('flux run -N4')) throw new Error('fluxtest.yaml changed: cannot resize it');
-      d.data['start.sh'] = start.replace('fluxtest-[0-3]', `fluxtest-[0-${n - 1}]`).replace('flux run -N4', `flux run -N${n}`);
-    }
-  }
-  return { job: 'fluxtest', before: readDocs([path.join(podemuTestdata, 'fluxtest-curve-secret.yaml')]), objects: docs };
+function naive(n: number, testdata: string): KubeJob {
+  return { job: 'fluxtest', before: readDocs([naiveSecretFile(testdata)]), objects: naiveDocs(testdata, n) };
 }
 
 /** One timed run in namespace `ns`: seconds from apply to the Job's success. */
