@@ -98,6 +98,8 @@ export interface KubeVariant {
   readonly patch?: { readonly why: string; readonly apply: (docs: any[]) => void };
   /** Seconds added to the case's time limit (image pulls, a slower node). @default 0 */
   readonly extraSeconds?: number;
+  /** Grow the Job to `to` pods `atSeconds` after the first pod was created, as `kubectl minicluster scale` does (podemu's stagger makes pods late instead). */
+  readonly grow?: { readonly to: number; readonly atSeconds: number };
 }
 
 /** One end-to-end case. */

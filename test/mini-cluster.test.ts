@@ -1,3 +1,4 @@
+import { parse as parseToml } from 'smol-toml';
 import { Chart, Testing } from 'cdk8s';
 import { parse } from 'smol-toml';
 import { CertificateSource, FluxViewSource, HandshakeMode, ImagePullPolicy, MiniCluster, MiniClusterProps, PodRestartPolicy, PodSecurityLevel } from '../lib';
@@ -625,5 +626,15 @@ describe('MiniCluster hosts handshake', () => {
   test('bad handshake options are validation errors', () => {
     expect(() => synth({ ...hello, handshake: { port: 8050, deadlineSeconds: 0 } })).toThrow(/handshake.deadlineSeconds = 0[\s\S]*handshake.port = 8050: must be a port from 1 to 65535 other than the broker port \(8050\)/);
     expect(() => synth({ ...hello, kubernetesVersion: '1.27', handshake: { mode: HandshakeMode.RENDEZVOUS } })).toThrow(/handshake.mode = "rendezvous": rendezvous needs Kubernetes 1.28 or newer/);
+  });
+
+  test.each([
+    ['a cluster of fixed size', 'fcfs', {}],
+    ['an elastic cluster (maxSize above size)', 'easy', { maxSize: 8 }],
+    ['a cluster that starts before every broker (minSize below size)', 'easy', { minSize: 2 }],
+    ['an elastic cluster whose user chose fcfs', 'fcfs', { maxSize: 8, flux: { scheduler: { queuePolicy: 'fcfs' } } }],
+  ])('GIVEN %s THEN Fluxion\'s queue policy is %s (fcfs refuses a job for nodes not up yet)', (_, policy, props) => {
+    const { configMap } = synth({ ...hello, ...props });
+    expect(parseToml(configMap.data['broker.toml'])['sched-fluxion-qmanager']).toEqual({ 'queue-policy': policy });
   });
 });

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { exampleApp } from '../../examples/app';
 import { E2eCase } from '../case';
 import { indexedJob } from '../manifests';
-import { inLeadInstance, waitForNodes } from './flux-steps';
+import { inLeadInstance, jobForNodesNotUpYet, waitForNodes } from './flux-steps';
 import { LAMMPS_LIMIT, LAMMPS_NEEDS, lammpsExpectation } from './images';
 
 /** Synthesizes every example into `dir` (once per directory) and returns the chart's file. */
@@ -109,8 +109,15 @@ export function exampleCases(): E2eCase[] {
         },
       },
       podemu: { stagger: 4, timeout: 240 },
+      // On a cluster the Job starts at 2 pods and is grown to 4 once running, as a user would.
+      kube: {
+        patch: { why: 'started at 2 pods and grown to 4 after 10 s (kubectl patch job), instead', apply: (docs) => Object.assign(indexedJob(docs).spec, { parallelism: 2, completions: 2 }) },
+        grow: { to: 4, atSeconds: 10 },
+      },
       // Starts while only the first brokers are up: the documented wait covers the late ones.
-      expect: { result: 'Interrupted', execAfterBrokers: 1, exec: [waitForNodes(4, 'flux-elastic')] },
+      // Starts while only the first brokers are up: the job for every node is queued (the elastic
+      // default queue policy, easy), not refused, and runs once the new brokers joined.
+      expect: { result: 'Interrupted', execAfterBrokers: 1, exec: [jobForNodesNotUpYet(4, 'flux-elastic'), waitForNodes(4, 'flux-elastic')] },
     },
     {
       id: 'example kueue',

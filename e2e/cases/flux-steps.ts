@@ -19,3 +19,16 @@ export function waitForNodes(n: number, host: string): ExecStep {
     timeoutSeconds: 180,
   };
 }
+
+/**
+ * An elastic cluster's job for `n` nodes, submitted while fewer are up: it waits in the queue (the
+ * elastic default, queue policy easy) and runs once they joined; with fcfs Fluxion would refuse it.
+ */
+export function jobForNodesNotUpYet(n: number, host: string): ExecStep {
+  return {
+    what: `flux submit -N${n} hostname while fewer nodes are up, then its output`,
+    script: inLeadInstance(`up=$(flux resource list --states=up -no {nnodes}); id=$(flux submit -N${n} hostname); echo "up at submit: $up"; flux job attach $id | sort`),
+    output: [new RegExp(`^up at submit: [1-${n - 1}]$`, 'm'), new RegExp(Array.from({ length: n }, (_, i) => `^${host}-${i}$`).join('\\n'), 'm')],
+    timeoutSeconds: 180,
+  };
+}

@@ -10,7 +10,7 @@ import type * as k8s from '@kubernetes/client-node';
 import { FaultRecord, Summary } from '../podemu';
 import { BrokerLogFollower, brokerEvents } from './broker-log';
 import { PodSeen, datedBrokers, jobVerdict, observePod, podRecord } from './record';
-import { KubeExecResult, KubeTarget, execIn } from './target';
+import { KubeExecResult, KubeTarget, client, execIn } from './target';
 
 const POLL_MS = 500;
 
@@ -29,6 +29,8 @@ export interface KubeRunOptions {
   readonly crash?: string[];
   /** The Flux view script (the Job's flux-view annotation): the lead's log is followed through it. Unset: not followed. */
   readonly viewScript?: string;
+  /** Grow the Job (parallelism and completions) to `to` at `atSeconds` after the first pod was created. */
+  readonly grow?: { readonly to: number; readonly atSeconds: number };
   /** How often the pods and the Job are read. @default 500 */
   readonly pollMs?: number;
 }
@@ -119,6 +121,7 @@ export class KubeRun {
     let verdictAt: number | null = null;
     let verdictFromApply: number | null = null;
     const deadline = this.started + this.o.timeout * 1000;
+    let grown = false;
     while (!this.interrupted) {
       const pods = (await this.target.core.listNamespacedPod({ namespace: this.o.namespace, labelSelector: `batch.kubernetes.io/job-name=${this.o.job}` })).items;
       if (this.t0 === undefined && pods.length) this.t0 = Date.now();
@@ -133,6 +136,13 @@ export class KubeRun {
         }
       }
       while (this.t0 !== undefined && planned.length && planned[0].at <= this.now()) await this.inject(planned.shift()!);
+      if (this.o.grow && !grown && this.t0 !== undefined && this.o.grow.atSeconds <= this.now()) {
+        grown = true;
+        const k8s = client();
+        await this.target.batch.patchNamespacedJob({ name: this.o.job, namespace: this.o.namespace, body: { spec: { parallelism: this.o.grow.to, completions: this.o.grow.to } } },
+          k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+        this.log(`job: grown to ${this.o.grow.to} pods`);
+      }
       const job = await this.target.batch.readNamespacedJob({ name: this.o.job, namespace: this.o.namespace });
       if (!verdict) {
         verdict = jobVerdict(job);

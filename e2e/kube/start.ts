@@ -36,6 +36,7 @@ export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: s
     evict: c.faults?.evict,
     crash: c.faults?.crash,
     viewScript: indexedJob(docs).metadata?.annotations?.[FLUX_VIEW_ANNOTATION],
+    grow: c.kube?.grow,
   });
   return {
     run,

@@ -109,7 +109,9 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     topology: flux.topology ?? DEFAULT_TOPOLOGY,
     connectTimeout: flux.connectTimeout ?? '5s',
     logLevel: flux.logLevel ?? 6,
-    queuePolicy: flux.scheduler?.queuePolicy ?? 'fcfs',
+    // Fluxion's fcfs refuses a job that needs nodes not up yet (flux-sched 0.54 dfu.cpp request_feasible:
+    // "unsatisfiable"); the backfilling policies keep it queued until they join.
+    queuePolicy: flux.scheduler?.queuePolicy ?? ((props.maxSize ?? size) > size || (props.minSize ?? size) < size ? 'easy' : 'fcfs'),
     simpleScheduler: flux.scheduler?.simple ?? false,
     submitCommand: flux.submitCommand ?? 'flux submit',
     completeWorkers: flux.completeWorkers ?? false,

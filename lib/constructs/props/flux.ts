@@ -60,7 +60,13 @@ export interface FluxViewOptions {
 export interface SchedulerOptions {
   /** Use sched-simple instead of Fluxion. @default false */
   readonly simple?: boolean;
-  /** Fluxion queue policy (`fcfs`, `easy`, `hybrid`, `conservative`). @default fcfs */
+  /**
+   * Fluxion queue policy (`fcfs`, `easy`, `hybrid`, `conservative`). With `fcfs` Fluxion refuses at
+   * once (`unsatisfiable`) a job that needs more nodes than are up; the backfilling policies keep it
+   * queued until the nodes come, which an elastic cluster (`maxSize` above `size`, or `minSize`
+   * below it) needs.
+   * @default - `easy` for an elastic cluster, else `fcfs`
+   */
   readonly queuePolicy?: string;
 }
 
