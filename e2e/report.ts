@@ -49,7 +49,8 @@ function runLine(name: string, run: RunRecord | undefined, cases: E2eCase[]): st
   if (!run) return `- ${name}: not run yet.`;
   const passed = run.results.filter((r) => r.status === 'pass').length;
   const skipped = run.results.filter((r) => r.status === 'skip').length;
-  return `- ${name}: ${run.date}, ${run.environment ?? '?'}; ${passed} of ${cases.length} cases passed${skipped ? `, ${skipped} skipped` : ''}, in ${Math.round(run.seconds)} s.`;
+  const reruns = (run.reruns ?? []).map((r) => ` ${r.ids.length} case(s) run again on ${r.date}: ${r.ids.join('; ')}.`).join('');
+  return `- ${name}: ${run.date}, ${run.environment ?? '?'}; ${passed} of ${cases.length} cases passed${skipped ? `, ${skipped} skipped` : ''}, in ${Math.round(run.seconds)} s.${reruns}`;
 }
 
 /** The whole document: the emulator's run and the real cluster's, side by side. */

@@ -13,6 +13,16 @@ export interface RunRecord {
   /** The cluster's versions (a real cluster) or the Flux install and CPUs (podemu). */
   readonly environment?: string;
   readonly results: Array<Omit<CaseResult, 'summary'>>;
+  /** Cases run again later with `--only`, replacing their rows. */
+  readonly reruns?: Array<{ readonly date: string; readonly ids: string[] }>;
+}
+
+/** `record` with the results of a later `--only` run in place of the rows of the cases it ran. */
+export function withRerun(record: RunRecord, rerun: RunRecord): RunRecord {
+  const ids = rerun.results.map((r) => r.id);
+  const results = record.results.map((r) => rerun.results.find((x) => x.id === r.id) ?? r);
+  for (const r of rerun.results) if (!results.some((x) => x.id === r.id)) results.push(r);
+  return { ...record, results, reruns: [...record.reruns ?? [], { date: rerun.date, ids }] };
 }
 
 function file(repoRoot: string, target: RunRecord['target']): string {

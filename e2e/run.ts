@@ -25,7 +25,7 @@ import { clusterInfo, describeCluster } from './kube/cluster-info';
 import { caseNamespace, deleteNamespace } from './kube/namespace';
 import { connectTarget } from './kube/target';
 import { findEngines } from './podemu';
-import { RunRecord, readRunRecord, writeRunRecord } from './run-record';
+import { RunRecord, readRunRecord, withRerun, writeRunRecord } from './run-record';
 import { e2eReport, fluxVersion } from './report';
 import { CaseResult, Target, runCase } from './run-case';
 
@@ -143,18 +143,21 @@ async function main(argv: string[]): Promise<number> {
   const failed = results.filter((r) => r.status === 'fail');
   console.log(`e2e: ${results.filter((r) => r.status === 'pass').length} passed, ${failed.length} failed, `
     + `${results.filter((r) => r.status === 'skip').length} skipped, ${rejected.length} operator tests not converted (${Math.round(seconds)} s)`);
-  if (args.only.length === 0) {
-    const record: RunRecord = {
-      target: kube ? 'kube' : 'podemu',
-      date: new Date().toISOString().slice(0, 10),
-      seconds,
-      environment: info ? describeCluster(info) : `${fluxVersion(engines.fluxPrefix)}, ${os.cpus().length} CPUs`,
-      results: results.map(({ summary: _summary, ...r }) => r),
-    };
-    writeRunRecord(REPO_ROOT, record);
+  const record: RunRecord = {
+    target: kube ? 'kube' : 'podemu',
+    date: new Date().toISOString().slice(0, 10),
+    seconds,
+    environment: info ? describeCluster(info) : `${fluxVersion(engines.fluxPrefix)}, ${os.cpus().length} CPUs`,
+    results: results.map(({ summary: _summary, ...r }) => r),
+  };
+  // A full run is the record; an --only run replaces its cases' rows in the last full run's.
+  const previous = readRunRecord(REPO_ROOT, record.target);
+  const kept = args.only.length === 0 ? record : previous ? withRerun(previous, record) : undefined;
+  if (kept) {
+    writeRunRecord(REPO_ROOT, kept);
     const other = readRunRecord(REPO_ROOT, kube ? 'podemu' : 'kube');
-    fs.writeFileSync(REPORT, e2eReport(cases, rejected, kube ? other : record, kube ? record : other));
-    console.log(`e2e: wrote ${path.relative(process.cwd(), REPORT)}`);
+    fs.writeFileSync(REPORT, e2eReport(allCases().cases, rejected, kube ? other : kept, kube ? kept : other));
+    console.log(`e2e: wrote ${path.relative(process.cwd(), REPORT)}${args.only.length ? ` (the rows of the ${results.length} cases run)` : ''}`);
   }
   return failed.length ? 1 : 0;
 }

@@ -25,7 +25,7 @@ import { jobFacts, readDocs } from '../e2e/manifests';
 import { e2eReport } from '../e2e/report';
 import { parseArgs } from '../e2e/run';
 import { expectationFor } from '../e2e/run-case';
-import { RunRecord } from '../e2e/run-record';
+import { RunRecord, withRerun } from '../e2e/run-record';
 import { CertificateSource, FluxViewSource, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
 
 let dir: string;
@@ -303,5 +303,16 @@ describe('requests on a small node', () => {
     const before = JSON.stringify(docs);
     expect(fitCpuRequests(docs, 2000)).toBeUndefined();
     expect(JSON.stringify(docs)).toBe(before);
+  });
+});
+
+describe('a re-run of some cases', () => {
+  test('GIVEN a full run and an --only run THEN the re-run cases\' rows are replaced, the others kept, and the re-run is named', () => {
+    const full: RunRecord = { target: 'kube', date: '2026-11-26', seconds: 900, results: [{ id: 'a', status: 'fail', problems: ['x'] }, { id: 'b', status: 'pass', problems: [] }] };
+    const again: RunRecord = { target: 'kube', date: '2026-11-27', seconds: 30, results: [{ id: 'a', status: 'pass', problems: [] }] };
+    const merged = withRerun(full, again);
+    expect(merged.results).toEqual([{ id: 'a', status: 'pass', problems: [] }, { id: 'b', status: 'pass', problems: [] }]);
+    expect(merged.seconds).toBe(900);
+    expect(merged.reruns).toEqual([{ date: '2026-11-27', ids: ['a'] }]);
   });
 });

@@ -23,8 +23,12 @@ function b64(text: string): string {
   return Buffer.from(text, 'utf8').toString('base64');
 }
 
-/** The claims, PersistentVolumes and seeding pod for `docs` (already in `namespace`) and the case's seeds. */
-export function volumePlan(docs: any[], namespace: string, seeds: VolumeSeed[] = []): VolumePlan {
+/**
+ * The claims, PersistentVolumes and seeding pod for `docs` (already in `namespace`) and the case's
+ * seeds. Each run's volume is a new directory (`run`), empty as a provisioned volume is: a case's
+ * namespace has the same name every run, and an earlier run's files would be there.
+ */
+export function volumePlan(docs: any[], namespace: string, seeds: VolumeSeed[] = [], run = Date.now().toString(36)): VolumePlan {
   const spec = indexedJob(docs).spec.template.spec;
   const made = new Set(docs.filter((d) => d?.kind === 'PersistentVolumeClaim').map((d) => d.metadata.name));
   const claims: any[] = [];
@@ -36,7 +40,7 @@ export function volumePlan(docs: any[], namespace: string, seeds: VolumeSeed[] =
     claims.push({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: claim, namespace }, spec: { accessModes: ['ReadWriteMany'], storageClassName: '', volumeName: pv, resources: { requests: { storage: '1Gi' } } } });
     volumes.push({
       apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: pv, labels: { 'app.kubernetes.io/part-of': 'cdk8s-minicluster-e2e' } },
-      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteMany'], persistentVolumeReclaimPolicy: 'Retain', storageClassName: '', claimRef: { namespace, name: claim }, hostPath: { path: `${PV_ROOT}/${pv}`, type: 'DirectoryOrCreate' } },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteMany'], persistentVolumeReclaimPolicy: 'Retain', storageClassName: '', claimRef: { namespace, name: claim }, hostPath: { path: `${PV_ROOT}/${pv}-${run}`, type: 'DirectoryOrCreate' } },
     });
   }
   // hostPath volumes of type Directory must exist on the node: the seeding pod makes them.
