@@ -13,7 +13,7 @@ import { App, Chart } from 'cdk8s';
 import { allCases } from '../e2e/cases';
 import { checkRun } from '../e2e/checks';
 import { faultOutcome } from '../e2e/faults';
-import { cpuMillis, fitCpuRequests } from '../e2e/kube/fit';
+import { cpuMillis, fitCpuRequests, podRequest } from '../e2e/kube/fit';
 import { imagesIn } from '../e2e/kube/images';
 import { caseNamespace, moveToNamespace, podSecurityLabels } from '../e2e/kube/namespace';
 import { makesOwnCertificate } from '../e2e/kube/objects';
@@ -296,6 +296,19 @@ describe('requests on a small node', () => {
     const total = 4 * running.reduce((s: number, c: any) => s + (cpuMillis(c.resources?.requests?.cpu) ?? 0), 0);
     expect(total).toBeLessThanOrEqual(1600);
     expect(spec.containers[0].resources.limits.cpu).toBe('4');
+  });
+
+  test('GIVEN 128 pods of small requests only (the handshake\'s 10m) on 2 CPUs THEN every request shares the room, 1m at the least', () => {
+    // The view check (an init container after the handshake sidecar) makes each pod count 20m: 2.56 CPUs.
+    const docs = synth({ size: 128, kubernetesVersion: '1.35', flux: { container: { source: FluxViewSource.IMAGE_VOLUME } } });
+    const spec = docs.find((d) => d.kind === 'Job' && d.spec.completionMode === 'Indexed').spec.template.spec;
+    const millis = (c: any) => cpuMillis(c.resources?.requests?.cpu) ?? 0;
+    expect(podRequest(spec, millis)).toBe(20);
+    const note = fitCpuRequests(docs, 2000);
+    expect(note).toMatch(/flux-handshake 10m → \d+m/);
+    const perPod = podRequest(spec, millis);
+    expect(perPod * 128).toBeLessThanOrEqual(1600);
+    expect(perPod).toBeGreaterThan(0);
   });
 
   test('GIVEN pods that fit THEN nothing changes', () => {

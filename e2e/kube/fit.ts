@@ -12,6 +12,20 @@ export function cpuMillis(q: string | number | undefined): number | undefined {
   return s.endsWith('m') ? Number(s.slice(0, -1)) : Math.round(Number(s) * 1000);
 }
 
+/**
+ * A pod's CPU request as the scheduler counts it: the sidecars and main containers together, or an
+ * init container with the sidecars started before it, whichever is more.
+ */
+export function podRequest(spec: any, request: (c: any) => number): number {
+  let sidecars = 0;
+  let init = 0;
+  for (const c of spec.initContainers ?? []) {
+    if (c.restartPolicy === 'Always') sidecars += request(c);
+    else init = Math.max(init, sidecars + request(c));
+  }
+  return Math.max(init, sidecars + (spec.containers ?? []).reduce((sum: number, c: any) => sum + request(c), 0));
+}
+
 /** Share of the cluster's allocatable CPU the case's pods may ask for together. */
 const SHARE = 0.8;
 /** Millicores at or below which a request is left as it is. */
@@ -24,21 +38,23 @@ const SMALL = 100;
 export function fitCpuRequests(docs: any[], allocatableMillis: number): string | undefined {
   const job = indexedJob(docs);
   const spec = job.spec.template.spec;
-  // Init containers run one at a time, sidecars beside the main containers (the scheduler's rule, roughly).
-  const running = [...(spec.initContainers ?? []).filter((c: any) => c.restartPolicy === 'Always'), ...spec.containers];
   const request = (c: any) => cpuMillis(c.resources?.requests?.cpu) ?? cpuMillis(c.resources?.limits?.cpu) ?? 0;
-  const perPod = running.reduce((sum: number, c: any) => sum + request(c), 0);
+  const running = [...(spec.initContainers ?? []).filter((c: any) => c.restartPolicy === 'Always'), ...spec.containers];
+  const perPod = podRequest(spec, request);
   const pods = job.spec.parallelism ?? 1;
   if (perPod * pods <= allocatableMillis * SHARE) return undefined;
-  // Small requests (the handshake's 10m) stay; the large ones share what is left.
-  const large = running.filter((c: any) => request(c) > SMALL);
-  const small = perPod - large.reduce((sum: number, c: any) => sum + request(c), 0);
-  const factor = Math.max(0, allocatableMillis * SHARE / pods - small) / (perPod - small);
+  // Small requests (the handshake's 10m) stay and the large ones share what is left; when the small
+  // ones alone are too many (128 pods of 20m on 2 CPUs), every request shares it, 1m at the least.
+  const small = podRequest(spec, (c: any) => (request(c) <= SMALL ? request(c) : 0));
+  const room = (allocatableMillis * SHARE) / pods;
+  const keepSmall = small < room && running.some((c: any) => request(c) > SMALL);
+  const floor = keepSmall ? SMALL : 1;
+  const factor = keepSmall ? (room - small) / (perPod - small) : room / perPod;
   const changes: string[] = [];
   for (const c of [...spec.initContainers ?? [], ...spec.containers]) {
     const before = request(c);
-    if (before <= SMALL) continue;
-    const after = Math.max(SMALL, Math.floor(before * factor));
+    if (!before || (keepSmall && before <= SMALL)) continue;
+    const after = Math.max(floor, Math.floor(before * factor));
     c.resources = { ...c.resources, requests: { ...c.resources?.requests, cpu: `${after}m` } };
     changes.push(`${c.name} ${before}m → ${after}m`);
   }
