@@ -126,6 +126,13 @@ export class KubeRun {
       const pods = (await this.target.core.listNamespacedPod({ namespace: this.o.namespace, labelSelector: `batch.kubernetes.io/job-name=${this.o.job}` })).items;
       if (this.t0 === undefined && pods.length) this.t0 = Date.now();
       for (const pod of sortByCreation(pods)) for (const line of observePod(this.seen, pod, this.now(), this.t0 ?? Date.now())) this.log(line);
+      // A pod deleted before it was seen terminal (the Job reaps its pods once it ended) ended then.
+      const present = new Set(pods.map((p) => p.metadata!.name!));
+      for (const p of this.seen.values()) {
+        if (present.has(p.name) || p.times.end != null) continue;
+        p.times.end = this.now();
+        this.log(`${p.name}: gone (${p.phase} when last seen)`);
+      }
       if (this.o.viewScript) {
         for (const p of this.seen.values()) {
           const runner = p.containers.get(this.o.runner);
@@ -153,8 +160,7 @@ export class KubeRun {
         }
       }
       // A pod the API no longer lists (deleted once the Job ended) has settled too.
-      const listed = new Set(pods.map((p) => p.metadata!.name!));
-      const settled = [...this.seen.values()].every((p) => p.phase === 'Succeeded' || p.phase === 'Failed' || !listed.has(p.name));
+      const settled = [...this.seen.values()].every((p) => p.phase === 'Succeeded' || p.phase === 'Failed' || !present.has(p.name));
       if (verdict && settled) break;
       if (Date.now() > deadline) {
         this.log(`runner: timeout after ${this.o.timeout} s`);
