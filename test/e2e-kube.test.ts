@@ -311,6 +311,12 @@ describe('requests on a small node', () => {
     expect(perPod).toBeGreaterThan(0);
   });
 
+  test('GIVEN 2 pods that fit, in a Job the run grows to 4 THEN the requests fit 4', () => {
+    const docs = synth({ size: 2, containers: [{ image: 'ubuntu:noble', command: 'hostname', resources: { requests: { cpu: '1' } } } as any] });
+    expect(fitCpuRequests(docs, 2000)).toBeUndefined();
+    expect(fitCpuRequests(docs, 2000, 4)).toMatch(/for 4 pods/);
+  });
+
   test('GIVEN pods that fit THEN nothing changes', () => {
     const docs = synth();
     const before = JSON.stringify(docs);

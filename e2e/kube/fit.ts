@@ -33,15 +33,17 @@ const SMALL = 100;
 
 /**
  * Lowers the CPU requests of the Job's containers (a limit without a request counts as the request)
- * so that `parallelism` pods ask for at most SHARE of `allocatableMillis`; returns what changed.
+ * so that `parallelism` pods (or `growTo`, when the run grows the Job) ask for at most SHARE of
+ * `allocatableMillis`; returns what changed.
  */
-export function fitCpuRequests(docs: any[], allocatableMillis: number): string | undefined {
+export function fitCpuRequests(docs: any[], allocatableMillis: number, growTo?: number): string | undefined {
   const job = indexedJob(docs);
   const spec = job.spec.template.spec;
   const request = (c: any) => cpuMillis(c.resources?.requests?.cpu) ?? cpuMillis(c.resources?.limits?.cpu) ?? 0;
   const running = [...(spec.initContainers ?? []).filter((c: any) => c.restartPolicy === 'Always'), ...spec.containers];
   const perPod = podRequest(spec, request);
-  const pods = job.spec.parallelism ?? 1;
+  // A Job the run grows must fit at its largest.
+  const pods = Math.max(job.spec.parallelism ?? 1, growTo ?? 0);
   if (perPod * pods <= allocatableMillis * SHARE) return undefined;
   // Small requests (the handshake's 10m) stay and the large ones share what is left; when the small
   // ones alone are too many (128 pods of 20m on 2 CPUs), every request shares it, 1m at the least.

@@ -21,7 +21,7 @@ export interface KubeCaseRun {
 export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: string, docs: any[], facts: JobFacts, dir: string, timeout: number): Promise<KubeCaseRun> {
   const nodes = (await target.core.listNode()).items;
   const allocatable = Math.max(0, ...nodes.map((n) => cpuMillis(n.status?.allocatable?.cpu) ?? 0));
-  const fitted = fitCpuRequests(docs, allocatable);
+  const fitted = fitCpuRequests(docs, allocatable, c.kube?.grow?.to);
   const objects = kubeObjects(c, docs, facts, dir, namespace);
   const plan = volumePlan(moveToNamespace(docs, namespace), namespace, c.volumes);
   await createNamespace(target, namespace, podSecurityLabels(docs));
