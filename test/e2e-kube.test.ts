@@ -312,9 +312,9 @@ describe('requests on a small node', () => {
   });
 
   test('GIVEN 2 pods that fit, in a Job the run grows to 4 THEN the requests fit 4', () => {
-    const docs = synth({ size: 2, containers: [{ image: 'ubuntu:noble', command: 'hostname', resources: { requests: { cpu: '1' } } } as any] });
-    expect(fitCpuRequests(docs, 2000)).toBeUndefined();
-    expect(fitCpuRequests(docs, 2000, 4)).toMatch(/for 4 pods/);
+    const docs = () => synth({ size: 2, containers: [{ image: 'ubuntu:noble', command: 'hostname', resources: { requests: { cpu: '500m' } } } as any] });
+    expect(fitCpuRequests(docs(), 2000)).toBeUndefined();
+    expect(fitCpuRequests(docs(), 2000, 4)).toMatch(/for 4 pods.*flux-sample 500m → 390m/);
   });
 
   test('GIVEN pods that fit THEN nothing changes', () => {
