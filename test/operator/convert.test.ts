@@ -139,7 +139,7 @@ describe('propsFromCustomResource', () => {
     expectValidManifests(synth((chart) => miniClusterFromCustomResource(chart, 'c', r, { kubernetesVersion: '1.29' })), { kubernetesVersion: '1.29' });
   });
 
-  test("the operator's zero values mean its defaults: backoffLimit 0 is 100, maxSize and minSize 0 are unset, '' strings are unset", () => {
+  test("the operator's zero values mean its defaults: backoffLimit 0 is the library's default, maxSize and minSize 0 are unset, '' strings are unset", () => {
     const { props } = propsFromCustomResource(resource({
       size: 3, backoffLimit: 0, maxSize: 0, minSize: 0, network: { headlessName: '' }, archive: { path: '' },
       flux: { container: { image: '', mountPath: '', name: '' }, scheduler: { queuePolicy: '' } },
@@ -152,7 +152,9 @@ describe('propsFromCustomResource', () => {
     });
     const job = synth((chart) => miniClusterFromCustomResource(chart, 'x', resource({ size: 3, backoffLimit: 0, containers: [{ image: 'a' }] })))
       .find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job');
-    expect(job.spec.backoffLimit).toBe(100);
+    // The operator's 100 counted container restarts (OnFailure); under podFailurePolicy the library
+    // counts failed pods no rule matched, 3 in all (docs/reliability.md).
+    expect(job.spec.backoffLimit).toBe(3);
   });
 
   test('a container without image gets the CRD default image; the namespace option fills a missing namespace', () => {
