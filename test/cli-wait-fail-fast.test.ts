@@ -107,3 +107,12 @@ test('an unschedulable pod: stuck past --unschedulable-grace, not while the clus
   expect(no.code).toBe(11);
   expect(no.stderr).toContain("(and the cluster autoscaler adds no node: pod didn't trigger scale-up: 1 max node group size reached)");
 });
+
+test('events as a real API server sends them, with null for the times an event does not have, are read (it crashed on the real node)', async () => {
+  const job = pending('ContainerCreating', '');
+  // An event made through events.k8s.io: eventTime set, lastTimestamp and firstTimestamp null.
+  server.put('events', { ...podEvent(podOf(job, 1), 'FailedMount', 'MountVolume.SetUp failed for volume "data" : rpc error'), firstTimestamp: null, lastTimestamp: null, eventTime: '2026-01-01T00:05:00.000000Z' });
+  const r = await runCli(['status', 'flux-elastic', '-o', 'json'], { kubeconfig, home: dir });
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.stdout).problems).toEqual(['rank 1: volume cannot be mounted (FailedMount): MountVolume.SetUp failed for volume "data" : rpc error']);
+});

@@ -106,8 +106,10 @@ export function lastContainerStart(pod: k8s.V1Pod): number {
 }
 
 /** Milliseconds of a timestamp the client gives as a Date (or, in a raw object, a string). */
-export function time(t: Date | string | undefined): number {
-  if (t === undefined) return 0;
+export function time(t: Date | string | null | undefined): number {
+  // A real API server sends null for the times an event does not have (lastTimestamp of an event
+  // made through events.k8s.io, eventTime of a core one).
+  if (t === undefined || t === null) return 0;
   const ms = typeof t === 'string' ? Date.parse(t) : t.getTime();
   return Number.isNaN(ms) ? 0 : ms;
 }
