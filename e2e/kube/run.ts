@@ -75,7 +75,6 @@ export class KubeRun {
   private readonly followers = new Map<string, BrokerLogFollower>();
   private t0: number | undefined;
   private readonly started = Date.now();
-  private applied: number | undefined;
   private interrupted = false;
   private readonly done: Promise<Summary>;
 
@@ -114,7 +113,7 @@ export class KubeRun {
 
   private async run(): Promise<Summary> {
     fs.mkdirSync(this.o.logs, { recursive: true });
-    this.applied = Date.now();
+    const applied = Date.now();
     for (const object of this.o.objects) await this.target.objects.create(object);
     const planned = parseFaults(this.o.evict, this.o.crash);
     let verdict: ReturnType<typeof jobVerdict>;
@@ -155,12 +154,12 @@ export class KubeRun {
         verdict = jobVerdict(job);
         if (verdict) {
           verdictAt = this.now();
-          verdictFromApply = (Date.now() - this.applied) / 1000;
+          verdictFromApply = (Date.now() - applied) / 1000;
           this.log(`job: ${verdict.result} (${verdict.reason})`);
         }
       }
-      // A pod the API no longer lists (deleted once the Job ended) has settled too.
-      const settled = [...this.seen.values()].every((p) => p.phase === 'Succeeded' || p.phase === 'Failed' || !present.has(p.name));
+      // Every pod has ended: seen terminal, or no longer listed (deleted once the Job ended).
+      const settled = [...this.seen.values()].every((p) => p.times.end != null);
       if (verdict && settled) break;
       if (Date.now() > deadline) {
         this.log(`runner: timeout after ${this.o.timeout} s`);

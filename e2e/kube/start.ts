@@ -3,7 +3,7 @@ import * as path from 'path';
 import { E2eCase } from '../case';
 import { FLUX_VIEW_ANNOTATION } from '../../lib/core/day2-contract';
 import { JobFacts, indexedJob } from '../manifests';
-import { createNamespace, deleteNamespaceTimed, moveToNamespace, podSecurityLabels } from './namespace';
+import { createNamespace, deleteNamespaceTimed, podSecurityLabels } from './namespace';
 import { cpuMillis, fitCpuRequests } from './fit';
 import { kubeObjects } from './objects';
 import { KubeRun } from './run';
@@ -23,7 +23,7 @@ export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: s
   const allocatable = Math.max(0, ...nodes.map((n) => cpuMillis(n.status?.allocatable?.cpu) ?? 0));
   const fitted = fitCpuRequests(docs, allocatable, c.kube?.grow?.to);
   const objects = kubeObjects(c, docs, facts, dir, namespace);
-  const plan = volumePlan(moveToNamespace(docs, namespace), namespace, c.volumes);
+  const plan = volumePlan(objects, namespace, c.volumes);
   await createNamespace(target, namespace, podSecurityLabels(docs));
   await prepareVolumes(target, plan);
   const run = new KubeRun(target, {
