@@ -13,7 +13,8 @@ import { App, Chart } from 'cdk8s';
 import { allCases } from '../e2e/cases';
 import { checkRun } from '../e2e/checks';
 import { faultOutcome } from '../e2e/faults';
-import { cpuMillis, fitCpuRequests, podRequest } from '../e2e/kube/fit';
+import { cpuMillis, fitCpuRequests } from '../e2e/kube/fit';
+import { podRequests } from '../lib/cli/check/scheduling';
 import { imagesIn } from '../e2e/kube/images';
 import { caseNamespace, moveToNamespace, podSecurityLabels } from '../e2e/kube/namespace';
 import { makesOwnCertificate } from '../e2e/kube/objects';
@@ -302,11 +303,11 @@ describe('requests on a small node', () => {
     // The view check (an init container after the handshake sidecar) makes each pod count 20m: 2.56 CPUs.
     const docs = synth({ size: 128, kubernetesVersion: '1.35', flux: { container: { source: FluxViewSource.IMAGE_VOLUME } } });
     const spec = docs.find((d) => d.kind === 'Job' && d.spec.completionMode === 'Indexed').spec.template.spec;
-    const millis = (c: any) => cpuMillis(c.resources?.requests?.cpu) ?? 0;
-    expect(podRequest(spec, millis)).toBe(20);
+    const perPodCpu = () => Number(podRequests(spec).get('cpu'));
+    expect(perPodCpu()).toBe(20);
     const note = fitCpuRequests(docs, 2000);
     expect(note).toMatch(/flux-handshake 10m → \d+m/);
-    const perPod = podRequest(spec, millis);
+    const perPod = perPodCpu();
     expect(perPod * 128).toBeLessThanOrEqual(1600);
     expect(perPod).toBeGreaterThan(0);
   });

@@ -3,27 +3,20 @@
  * 2 CPUs per pod, the elastic one a 4-CPU limit, which is its request) would never be scheduled on
  * a small node: its CPU requests are scaled down for that run, and the report says so.
  */
+import { podRequests } from '../../lib/cli/check/scheduling';
+import { ceilMilliValue, parseQuantity } from '../../lib/core/k8s-formats';
 import { indexedJob } from '../manifests';
 
-/** Millicores of a Kubernetes CPU quantity (`2`, `500m`, `0.5`). */
+/** Millicores of a Kubernetes CPU quantity (`2`, `500m`, `0.5`), rounded up as the API server does. */
 export function cpuMillis(q: string | number | undefined): number | undefined {
-  if (q === undefined) return undefined;
-  const s = String(q);
-  return s.endsWith('m') ? Number(s.slice(0, -1)) : Math.round(Number(s) * 1000);
+  const parsed = q === undefined ? undefined : parseQuantity(q);
+  return parsed ? Number(ceilMilliValue(parsed)) : undefined;
 }
 
-/**
- * A pod's CPU request as the scheduler counts it: the sidecars and main containers together, or an
- * init container with the sidecars started before it, whichever is more.
- */
-export function podRequest(spec: any, request: (c: any) => number): number {
-  let sidecars = 0;
-  let init = 0;
-  for (const c of spec.initContainers ?? []) {
-    if (c.restartPolicy === 'Always') sidecars += request(c);
-    else init = Math.max(init, sidecars + request(c));
-  }
-  return Math.max(init, sidecars + (spec.containers ?? []).reduce((sum: number, c: any) => sum + request(c), 0));
+/** A pod's CPU request as the scheduler counts it (`check`'s arithmetic), of the containers `keep` selects. */
+function podCpu(spec: any, keep: (c: any) => boolean = () => true): number {
+  const only = (cs: any[] | undefined) => cs?.map((c) => (keep(c) ? c : { ...c, resources: undefined }));
+  return Number(podRequests({ ...spec, initContainers: only(spec.initContainers), containers: only(spec.containers) }).get('cpu') ?? 0n);
 }
 
 /** Share of the cluster's allocatable CPU the case's pods may ask for together. */
@@ -41,13 +34,13 @@ export function fitCpuRequests(docs: any[], allocatableMillis: number, growTo?: 
   const spec = job.spec.template.spec;
   const request = (c: any) => cpuMillis(c.resources?.requests?.cpu) ?? cpuMillis(c.resources?.limits?.cpu) ?? 0;
   const running = [...(spec.initContainers ?? []).filter((c: any) => c.restartPolicy === 'Always'), ...spec.containers];
-  const perPod = podRequest(spec, request);
+  const perPod = podCpu(spec);
   // A Job the run grows must fit at its largest.
   const pods = Math.max(job.spec.parallelism ?? 1, growTo ?? 0);
   if (perPod * pods <= allocatableMillis * SHARE) return undefined;
   // Small requests (the handshake's 10m) stay and the large ones share what is left; when the small
   // ones alone are too many (128 pods of 20m on 2 CPUs), every request shares it, 1m at the least.
-  const small = podRequest(spec, (c: any) => (request(c) <= SMALL ? request(c) : 0));
+  const small = podCpu(spec, (c) => request(c) <= SMALL);
   const room = (allocatableMillis * SHARE) / pods;
   const keepSmall = small < room && running.some((c: any) => request(c) > SMALL);
   const floor = keepSmall ? SMALL : 1;
