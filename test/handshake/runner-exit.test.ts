@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { HANDSHAKE_READY_FILE } from '../../lib/core/handshake-contract';
-import { watchRunnerExit } from '../../lib/runtime/handshake/runner-exit';
+import { prepareRunnerExitDir, watchRunnerExit } from '../../lib/runtime/handshake/runner-exit';
 import { TestCluster, programBuilt } from './support/cluster';
 
 const suite = programBuilt ? describe : describe.skip;
@@ -32,6 +32,18 @@ suite('a sidecar handshake ends with the Flux runner', () => {
     const again = await cluster.startPod(1, { extraArgs: [`--runner-exit-file=${exitFile(1)}`] });
     expect(await again.exited).toBe(0);
     expect(again.lines.some((l) => l.event === 'ready')).toBe(false);
+  });
+});
+
+describe('prepareRunnerExitDir', () => {
+  test('makes the exit file\'s directory writable by every user (the runner may run as another), and never throws', () => {
+    const dir = fs.mkdtempSync(path.join(require('os').tmpdir(), 'runner-dir-'));
+    prepareRunnerExitDir(path.join(dir, 'runner', 'exited'));
+    expect(fs.statSync(path.join(dir, 'runner')).mode & 0o777).toBe(0o777);
+    fs.writeFileSync(path.join(dir, 'file'), '');
+    expect(() => prepareRunnerExitDir(path.join(dir, 'file', 'runner', 'exited'))).not.toThrow();
+    expect(() => prepareRunnerExitDir(path.join(dir, 'file', 'exited'))).not.toThrow();
+    fs.rmSync(dir, { recursive: true });
   });
 });
 

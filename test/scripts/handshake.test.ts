@@ -153,6 +153,14 @@ describe('entrypoint.sh with the hosts handshake', () => {
     expect(fs.existsSync(early)).toBe(false);
   });
 
+  test('an exit file it cannot write changes nothing: no message, the same exit code', () => {
+    handshakeDone();
+    const exitFile = path.join(sandbox.root, 'missing-dir', 'exited');
+    const result = runPod(sampleModel(sandbox, { maxSize: 4, handshake: { dir: sandbox.handshake, exitFile } }));
+    expect(result.status).toBe(0);
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/missing-dir|No such file/);
+  });
+
   test('without an exit file (an init-container handshake) the entrypoint leaves none', () => {
     handshakeDone();
     expect(runPod(handshakeModel(4)).status).toBe(0);

@@ -11,7 +11,7 @@ import { HandshakeFailure } from './failure';
 import { Handshake } from './handshake';
 import { Logger } from './log';
 import { writeTerminationMessage } from './outputs';
-import { watchRunnerExit } from './runner-exit';
+import { prepareRunnerExitDir, watchRunnerExit } from './runner-exit';
 
 function main(): void {
   const sink = (line: string): void => {
@@ -40,6 +40,7 @@ function main(): void {
     // The runner is gone (its pod is ending, or this sidecar was restarted after it ended): so is
     // what the handshake serves. Exit 0, as on SIGTERM after success: the kubelet ignores a
     // sidecar's exit code once the main containers have ended.
+    prepareRunnerExitDir(config.runnerExitFile);
     watchRunnerExit(config.runnerExitFile, () => {
       log.info('runner-exited', { file: config.runnerExitFile });
       handshake.stop();

@@ -7,6 +7,24 @@
  * leaves no file: the kubelet then stops the handshake as before.
  */
 import * as fs from 'fs';
+import * as path from 'path';
+
+/**
+ * Makes the file's directory, writable by every user, before the runner starts: the kubelet would
+ * create it for the runner's subPath mount with the volume root's mode, but a runner running as
+ * another user than the handshake must be able to write there whoever created it. Best effort:
+ * without it the kubelet stops the handshake as before.
+ */
+export function prepareRunnerExitDir(file: string): void {
+  const dir = path.dirname(file);
+  try {
+    // Not recursive: its parent is the handshake's own volume, which exists.
+    if (!fs.existsSync(dir)) fs.mkdirSync(dir);
+    fs.chmodSync(dir, 0o777);
+  } catch {
+    // a read-only or foreign directory: the watch still works if the runner can write there
+  }
+}
 
 /** How often the file is looked for: a stat, cheap beside the kubelet's one-second cycle. */
 export const RUNNER_EXIT_POLL_MS = 100;
