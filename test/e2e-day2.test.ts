@@ -140,7 +140,7 @@ describe('the day-2 cases', () => {
 describe('the report\'s Day-2 section', () => {
   test('GIVEN a real cluster\'s run of a day-2 case THEN each step shows its command, the exit expected and got, its time and tries; a step not run says so', () => {
     const { cases, rejected } = allCases();
-    const c = day2Cases()[1];
+    const c = day2Cases().find((x) => x.id.includes('cannot be pulled'))!;
     const steps = c.day2!.afterApply;
     const kube: RunRecord = {
       target: 'kube', date: '2026-11-26', seconds: 40, results: [{

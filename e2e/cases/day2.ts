@@ -1,6 +1,6 @@
 /**
  * The day-2 commands (docs/day2.md) against a real cluster, as a user runs them: `check -f` before
- * apply, then `wait`, `status`, `flux`, `logs` and `scale` on an elastic interactive cluster, and
+ * apply, then `wait`, `status`, `flux`, `logs` and `scale` on elastic interactive clusters (grown, and shrunk), and
  * `wait` failing fast on a cluster whose image cannot be pulled. They need an API server and
  * `kubectl exec`: podemu has neither.
  */
@@ -58,18 +58,23 @@ function runOnEvery(name: string, n: number): Day2Step {
   };
 }
 
-function statusJson(name: string, size: number): Day2Step {
-  return { what: `status -o json: Up, ${size}/${size} brokers, ranks 0..${size - 1} Ready, elastic 2..4`, args: ['status', name, '-o', 'json'], json: statusShows(size, { min: 2, max: 4 }) };
+function statusJson(name: string, size: number, limits: { min: number; max: number }): Day2Step {
+  return { what: `status -o json: Up, ${size}/${size} brokers, ranks 0..${size - 1} Ready, elastic ${limits.min}..${limits.max}`, args: ['status', name, '-o', 'json'], json: statusShows(size, limits) };
+}
+
+function waitUp(name: string): Day2Step {
+  return { what: 'wait --for up', args: ['wait', name, '--for', 'up', '--timeout', '3m'], stdout: [new RegExp(`^MiniCluster ${name} is up$`, 'm')] };
 }
 
 const ELASTIC = 'flux-day2';
+const SHRINK = 'flux-shrink';
 const NO_PULL = 'flux-no-pull';
 
 export function day2Cases(): E2eCase[] {
   return [
     {
-      id: 'day-2: kubectl minicluster check, wait, status, flux, logs and scale on an elastic cluster',
-      note: 'an interactive cluster of 2 brokers, maxSize 4, scaled to 4 and back to 2 with kubectl minicluster scale',
+      id: 'day-2: kubectl minicluster check, wait, status, flux, logs and scale up an elastic cluster',
+      note: 'an interactive cluster of 2 brokers, maxSize 4, grown to 4 with kubectl minicluster scale',
       synth: synthCluster('day2', 'default', ELASTIC, {
         size: 2,
         maxSize: 4,
@@ -77,28 +82,49 @@ export function day2Cases(): E2eCase[] {
         containers: [{ image: 'ubuntu:noble' }],
       }),
       podemu: { skip: NO_API_SERVER },
-      kube: { extraSeconds: 240 },
+      kube: { extraSeconds: 120 },
       day2: {
         largestSize: 4,
         beforeApply: [
           { what: 'check -f: the output would run', args: ['check', '-f', MANIFESTS_FILE], stdout: [new RegExp(`/Job/${ELASTIC} would run on https?://`)] },
         ],
         afterApply: [
-          { what: 'wait --for up', args: ['wait', ELASTIC, '--for', 'up', '--timeout', '3m'], stdout: [new RegExp(`^MiniCluster ${ELASTIC} is up$`, 'm')] },
-          statusJson(ELASTIC, 2),
+          waitUp(ELASTIC),
+          statusJson(ELASTIC, 2, { min: 2, max: 4 }),
           { what: 'status: Up, 2/2 brokers', args: ['status', ELASTIC], stdout: [/\): Up$/m, /^Brokers up: 2\/2 {3}Size: elastic 2\.\.4$/m] },
           resourceList(ELASTIC, 2, 4),
           runOnEvery(ELASTIC, 2),
           { what: "logs: the lead's Flux container", args: ['logs', ELASTIC], stdout: [new RegExp(`^entrypoint: rank 0 on ${ELASTIC}-0, running as uid 0$`, 'm')] },
           { what: 'scale above maxSize is refused (exit 7)', args: ['scale', ELASTIC, '--size', '5'], exit: 7, stderr: [/above its maxSize, 4/] },
           { what: 'scale to 4', args: ['scale', ELASTIC, '--size', '4', '--timeout', '3m'], stdout: [/parallelism and completions 2 -> 4/, /: 4 brokers up$/m] },
-          statusJson(ELASTIC, 4),
+          statusJson(ELASTIC, 4, { min: 2, max: 4 }),
           resourceList(ELASTIC, 4, 4),
           runOnEvery(ELASTIC, 4),
-          { what: 'scale back to 2', args: ['scale', ELASTIC, '--size', '2', '--timeout', '3m'], stdout: [/parallelism and completions 4 -> 2/, /: 2 brokers up$/m] },
-          statusJson(ELASTIC, 2),
-          resourceList(ELASTIC, 2, 4),
-          runOnEvery(ELASTIC, 2),
+        ],
+      },
+      expect: { result: 'Interrupted' },
+    },
+    {
+      id: 'day-2: kubectl minicluster scale down an elastic cluster',
+      note: 'an interactive cluster of 4 brokers, minSize 2, shrunk to 2 with kubectl minicluster scale: the Job controller deletes the pods of ranks 2 and 3',
+      synth: synthCluster('shrink', 'default', SHRINK, {
+        size: 4,
+        minSize: 2,
+        maxSize: 4,
+        interactive: true,
+        logging: { quiet: true },
+        containers: [{ image: 'ubuntu:noble' }],
+      }),
+      podemu: { skip: NO_API_SERVER },
+      kube: { extraSeconds: 60 },
+      day2: {
+        afterApply: [
+          waitUp(SHRINK),
+          statusJson(SHRINK, 4, { min: 2, max: 4 }),
+          { what: 'scale to 2', args: ['scale', SHRINK, '--size', '2', '--timeout', '3m'], stdout: [/parallelism and completions 4 -> 2/, /: 2 brokers up$/m] },
+          statusJson(SHRINK, 2, { min: 2, max: 4 }),
+          resourceList(SHRINK, 2, 4),
+          runOnEvery(SHRINK, 2),
         ],
       },
       expect: { result: 'Interrupted' },
