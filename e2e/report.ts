@@ -81,9 +81,10 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
       const got = k?.day2?.[i];
       const ran = got && got.what === step.what ? got : undefined;
       const exit = ran ? `${ran.exit ?? 'killed'}` : '–';
-      return `| ${cell(step.what)} | \`${cell(ran?.command ?? stepCommand(step))}\` | ${step.exit ?? 0} | ${exit} | ${ran ? `${ran.seconds.toFixed(1)}${ran.tries > 1 ? ` (${ran.tries} tries)` : ''}` : '–'} | ${ran ? (ran.pass ? 'pass' : 'fail') : 'not run'} |`;
+      const said = ran?.said ? `\`${cell(ran.said).replace(/`/g, "'")}\`` : '–';
+      return `| ${cell(step.what)} | \`${cell(ran?.command ?? stepCommand(step))}\` | ${step.exit ?? 0} | ${exit} | ${ran ? `${ran.seconds.toFixed(1)}${ran.tries > 1 ? ` (${ran.tries} tries)` : ''}` : '–'} | ${said} | ${ran ? (ran.pass ? 'pass' : 'fail') : 'not run'} |`;
     });
-    return [`### ${c.id}`, '', `Real cluster: ${statusCell(c, k)}.`, '', '| step | command | expected exit | exit | time (s) | result |', '|---|---|---|---|---|---|', ...rows, ''].join('\n');
+    return [`### ${c.id}`, '', `Real cluster: ${statusCell(c, k)}.`, '', '| step | command | expected exit | exit | time (s) | it said (a line) | result |', '|---|---|---|---|---|---|---|', ...rows, ''].join('\n');
   });
   const failures = [...(podemu?.results ?? []).map((r) => ['pod emulator', r] as const), ...(kube?.results ?? []).map((r) => ['real cluster', r] as const)]
     .filter(([, r]) => r.status === 'fail')
@@ -146,7 +147,8 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
       'case\'s namespace: `check -f` on the case\'s objects once the namespace exists and before they are',
       'created, the others once they are. Each must end with its exit code and print what the case',
       'expects; the time is from its start to its exit (a step marked with tries ran again, 2 s apart,',
-      'until it passed). Only on a real cluster: the pod emulator has no API server.',
+      'until it passed); "it said" is the last line of its error output when it exited non-zero, else',
+      'the first line of its output. Only on a real cluster: the pod emulator has no API server.',
       '',
       ...day2Sections,
     ] : []),

@@ -9,7 +9,7 @@ import * as path from 'path';
 import { Day2Step, MANIFESTS_FILE } from '../e2e/case';
 import { allCases } from '../e2e/cases';
 import { day2Cases, statusShows } from '../e2e/cases/day2';
-import { Day2Connection, judgeStep, runDay2Steps, stepArgs, stepCommand } from '../e2e/kube/day2';
+import { Day2Connection, judgeStep, runDay2Steps, saidLine, stepArgs, stepCommand } from '../e2e/kube/day2';
 import { imagesOf, meantToFail } from '../e2e/kube/images';
 import { e2eReport } from '../e2e/report';
 import { RunRecord } from '../e2e/run-record';
@@ -67,17 +67,26 @@ describe('judging a day-2 step', () => {
   });
 });
 
+describe('what a step said, for the report', () => {
+  test('GIVEN a command that failed THEN the last line of its errors; GIVEN one that succeeded THEN the first line of its output', () => {
+    expect(saidLine({ code: 11, stdout: 'x\n', stderr: 'warning\nkubectl-minicluster: error: stuck\n\n' })).toBe('kubectl-minicluster: error: stuck');
+    expect(saidLine({ code: 0, stdout: '\nMiniCluster c is up\nmore\n', stderr: 'noise' })).toBe('MiniCluster c is up');
+    expect(saidLine({ code: null, stdout: 'partial', stderr: '' })).toBe('partial');
+    expect(saidLine({ code: 0, stdout: 'x'.repeat(300), stderr: '' })).toHaveLength(201);
+  });
+});
+
 describe('running day-2 steps', () => {
-  test('GIVEN steps that pass and one that exits otherwise THEN every step runs, and only the failing one is a problem', async () => {
+  test('GIVEN steps that pass, then one that exits otherwise THEN the steps run in order up to the failing one, which is the problem, and the rest do not run', async () => {
     const plugin = fakePlugin();
     const { problems, results } = await runDay2Steps([
       { what: 'status', args: ['status', 'c'], stdout: [/"-n","e2e-day2","c"/] },
       { what: 'refused', args: ['scale', 'c', '--size', '9'], exit: 7 },
       { what: 'logs', args: ['logs', 'c'] },
     ], { ...CONNECTION, plugin });
-    expect(results.map((r) => [r.what, r.exit, r.wanted, r.pass, r.tries])).toEqual([['status', 0, 0, true, 1], ['refused', 0, 7, false, 1], ['logs', 0, 0, true, 1]]);
+    expect(results.map((r) => [r.what, r.exit, r.wanted, r.pass, r.tries])).toEqual([['status', 0, 0, true, 1], ['refused', 0, 7, false, 1]]);
     expect(results[1].command).toBe('kubectl minicluster scale c --size 9');
-    expect(problems).toEqual([expect.stringMatching(/^day-2 'refused' \(kubectl minicluster scale c --size 9\): exited 0, expected 7/)]);
+    expect(problems).toEqual([expect.stringMatching(/^day-2 'refused' \(kubectl minicluster scale c --size 9\): exited 0, expected 7/), 'day-2: the 1 step(s) after it did not run']);
   });
 
   test('GIVEN a step that may settle WHEN it fails first THEN it is run again until it passes, and the tries are kept', async () => {
@@ -145,17 +154,17 @@ describe('the report\'s Day-2 section', () => {
     const kube: RunRecord = {
       target: 'kube', date: '2026-11-26', seconds: 40, results: [{
         id: c.id, status: 'fail', problems: ['x'], day2: [
-          { what: steps[0].what, command: stepCommand(steps[0]), exit: 3, wanted: 3, seconds: 0.8, tries: 1, pass: true },
-          { what: steps[1].what, command: stepCommand(steps[1]), exit: 9, wanted: 11, seconds: 180.2, tries: 1, pass: false },
+          { what: steps[0].what, command: stepCommand(steps[0]), exit: 3, wanted: 3, seconds: 0.8, tries: 1, pass: true, said: "kubectl-minicluster: error: no MiniCluster 'no-such-cluster'" },
+          { what: steps[1].what, command: stepCommand(steps[1]), exit: 9, wanted: 11, seconds: 180.2, tries: 1, pass: false, said: 'timed out | 0/2 up' },
         ],
       }],
     };
     const text = e2eReport(cases, rejected, undefined, kube);
     expect(text).toContain('## Day-2 commands');
     expect(text).toContain(`### ${c.id}\n\nReal cluster: fail.`);
-    expect(text).toContain(`| ${steps[0].what} | \`kubectl minicluster wait no-such-cluster --for up --timeout 10s\` | 3 | 3 | 0.8 | pass |`);
-    expect(text).toContain('| 11 | 9 | 180.2 | fail |');
-    expect(text).toMatch(new RegExp(`\\| ${steps[2].what} \\| [^\\n]* \\| 0 \\| – \\| – \\| not run \\|`));
+    expect(text).toContain(`| ${steps[0].what} | \`kubectl minicluster wait no-such-cluster --for up --timeout 10s\` | 3 | 3 | 0.8 | \`kubectl-minicluster: error: no MiniCluster 'no-such-cluster'\` | pass |`);
+    expect(text).toContain('| 11 | 9 | 180.2 | `timed out \\| 0/2 up` | fail |');
+    expect(text).toMatch(new RegExp(`\\| ${steps[2].what} \\| [^\\n]* \\| 0 \\| – \\| – \\| – \\| not run \\|`));
     expect(text).toMatch(/`kubectl minicluster` commands \(wait, status\): see Day-2 commands/);
   });
 });

@@ -32,6 +32,15 @@ export interface Day2StepResult {
   readonly seconds: number;
   readonly tries: number;
   readonly pass: boolean;
+  /** A line of what it printed, for the report: its error when it failed as wanted or not, else its first line of output. */
+  readonly said: string;
+}
+
+/** The line of a run worth showing: the last line of stderr when it exited non-zero, else the first of stdout. */
+export function saidLine(r: CliRun): string {
+  const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const line = (r.code !== 0 ? lines(r.stderr).at(-1) : undefined) ?? lines(r.stdout)[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
 /** The plugin's arguments: the connection flags after the command name, so that they come before a `--`. */
@@ -93,7 +102,11 @@ export function runPlugin(plugin: string, args: string[], timeoutSeconds: number
 
 const RETRY_MS = 2000;
 
-/** Runs the steps in order (all of them: a later step may still tell something); the problems, one per failed step, and each step's result. */
+/**
+ * Runs the steps in order until one fails: each step starts from the state the ones before left
+ * (a cluster that failed would only make every later step fail, slowly where they retry). The
+ * problem of the failed step, and the result of each step run.
+ */
 export async function runDay2Steps(steps: Day2Step[], c: Day2Connection, log: (line: string) => void = () => undefined): Promise<{ problems: string[]; results: Day2StepResult[] }> {
   const problems: string[] = [];
   const results: Day2StepResult[] = [];
@@ -114,8 +127,12 @@ export async function runDay2Steps(steps: Day2Step[], c: Day2Connection, log: (l
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     const command = stepCommand(step);
     log(`day-2: ${command}: exit ${r.code} in ${seconds} s${tries > 1 ? ` (${tries} tries)` : ''}`);
-    results.push({ what: step.what, command, exit: r.code, wanted: step.exit ?? 0, seconds, tries, pass: !wrong.length });
-    if (wrong.length) problems.push(`day-2 '${step.what}' (${command}): ${wrong.join('; ')}`);
+    results.push({ what: step.what, command, exit: r.code, wanted: step.exit ?? 0, seconds, tries, pass: !wrong.length, said: saidLine(r) });
+    if (wrong.length) {
+      problems.push(`day-2 '${step.what}' (${command}): ${wrong.join('; ')}`);
+      if (steps.length > results.length) problems.push(`day-2: the ${steps.length - results.length} step(s) after it did not run`);
+      break;
+    }
   }
   return { problems, results };
 }
