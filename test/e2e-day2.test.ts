@@ -9,7 +9,7 @@ import * as path from 'path';
 import { Day2Step, MANIFESTS_FILE } from '../e2e/case';
 import { allCases } from '../e2e/cases';
 import { day2Cases, statusShows } from '../e2e/cases/day2';
-import { Day2Connection, judgeStep, runDay2Steps, saidLine, stepArgs, stepCommand } from '../e2e/kube/day2';
+import { Day2Connection, judgeStep, runDay2Steps, saidLine, shownOutput, stepArgs, stepCommand } from '../e2e/kube/day2';
 import { imagesOf, meantToFail } from '../e2e/kube/images';
 import { e2eReport } from '../e2e/report';
 import { RunRecord } from '../e2e/run-record';
@@ -60,19 +60,34 @@ describe('judging a day-2 step', () => {
   });
 
   test('GIVEN another exit code, output that does not match, JSON that is wrong or not JSON THEN each is named', () => {
-    expect(judgeStep(step, { code: 4, stdout: '', stderr: 'unreachable' })[0]).toMatch(/^exited 4, expected 0[\s\S]*unreachable/);
-    expect(judgeStep(step, { code: 0, stdout: '{"state":"Starting"}', stderr: '' })).toEqual([expect.stringMatching(/^state Starting/)]);
-    expect(judgeStep(step, { code: 0, stdout: 'state: Up', stderr: '' })).toEqual([expect.stringMatching(/^stdout does not match/), expect.stringMatching(/^stdout is not JSON/)]);
-    expect(judgeStep({ what: 'x', args: ['wait'], exit: 11, stderr: [/ImagePullBackOff/] }, { code: 11, stdout: '', stderr: 'ErrImagePull' })).toEqual([expect.stringMatching(/^stderr does not match \/ImagePullBackOff\//)]);
+    expect(judgeStep(step, { code: 4, stdout: '', stderr: 'unreachable' })).toEqual(['exited 4, expected 0', 'stdout does not match /"state"/']);
+    expect(judgeStep(step, { code: 0, stdout: '{"state":"Starting"}', stderr: '' })).toEqual(['state Starting']);
+    expect(judgeStep(step, { code: 0, stdout: 'state: Up', stderr: '' })).toEqual(['stdout does not match /"state"/', 'stdout is not JSON']);
+    expect(judgeStep({ what: 'x', args: ['wait'], exit: 11, stderr: [/ImagePullBackOff/] }, { code: 11, stdout: '', stderr: 'ErrImagePull' })).toEqual(['stderr does not match /ImagePullBackOff/']);
   });
 });
 
 describe('what a step said, for the report', () => {
-  test('GIVEN a command that failed THEN the last line of its errors; GIVEN one that succeeded THEN the first line of its output', () => {
-    expect(saidLine({ code: 11, stdout: 'x\n', stderr: 'warning\nkubectl-minicluster: error: stuck\n\n' })).toBe('kubectl-minicluster: error: stuck');
-    expect(saidLine({ code: 0, stdout: '\nMiniCluster c is up\nmore\n', stderr: 'noise' })).toBe('MiniCluster c is up');
-    expect(saidLine({ code: null, stdout: 'partial', stderr: '' })).toBe('partial');
-    expect(saidLine({ code: 0, stdout: 'x'.repeat(300), stderr: '' })).toHaveLength(201);
+  test('GIVEN a command that failed THEN the line its error pattern matched, else the last line of its errors', () => {
+    const r = { code: 11, stdout: 'x\n', stderr: 'warning\nkubectl-minicluster: error: stuck (ImagePullBackOff)\nhint\n\n' };
+    expect(saidLine({ what: 'x', args: ['wait'], exit: 11, stderr: [/ImagePull/] }, r)).toBe('kubectl-minicluster: error: stuck (ImagePullBackOff)');
+    expect(saidLine({ what: 'x', args: ['wait'], exit: 11 }, r)).toBe('hint');
+  });
+
+  test('GIVEN a command that succeeded THEN the line its output pattern matched (spaces squeezed), else its first line; JSON by its main fields', () => {
+    const list = { code: 0, stdout: '     STATE NNODES NODELIST\n      free      2 c-[0-1]\n      down      2 c-[2-3]\n', stderr: '' };
+    expect(saidLine({ what: 'x', args: ['flux'], stdout: [/^\s*down\s+2/m] }, list)).toBe('down 2 c-[2-3]');
+    expect(saidLine({ what: 'x', args: ['flux'] }, list)).toBe('STATE NNODES NODELIST');
+    const status = { code: 0, stdout: JSON.stringify({ kind: 'MiniClusterStatus', state: 'Up', brokers: { up: 2, expected: 2 }, ranks: [] }, null, 2), stderr: '' };
+    expect(saidLine({ what: 'x', args: ['status'], json: () => [] }, status)).toBe('{"state":"Up","brokers":{"up":2,"expected":2}}');
+    expect(saidLine({ what: 'x', args: ['status'] }, { code: 0, stdout: 'x'.repeat(300), stderr: '' })).toHaveLength(201);
+  });
+});
+
+describe('a failed step\'s output in its problem', () => {
+  test('GIVEN a long output THEN each stream is shown once, its first lines and how many more there were', () => {
+    const text = shownOutput({ code: 0, stdout: Array.from({ length: 50 }, (_, i) => `l${i}`).join('\n'), stderr: 'e' }, 3);
+    expect(text).toBe('\n    stdout:\n    | l0\n    | l1\n    | l2\n    | (47 more lines)\n    stderr:\n    | e');
   });
 });
 
@@ -86,7 +101,7 @@ describe('running day-2 steps', () => {
     ], { ...CONNECTION, plugin });
     expect(results.map((r) => [r.what, r.exit, r.wanted, r.pass, r.tries])).toEqual([['status', 0, 0, true, 1], ['refused', 0, 7, false, 1]]);
     expect(results[1].command).toBe('kubectl minicluster scale c --size 9');
-    expect(problems).toEqual([expect.stringMatching(/^day-2 'refused' \(kubectl minicluster scale c --size 9\): exited 0, expected 7/), 'day-2: the 1 step(s) after it did not run']);
+    expect(problems).toEqual([expect.stringMatching(/^day-2 'refused' \(kubectl minicluster scale c --size 9\): exited 0, expected 7\n    stdout:\n    \| \["scale","--kubeconfig"/), 'day-2: the 1 step(s) after it did not run']);
   });
 
   test('GIVEN a step that may settle WHEN it fails first THEN it is run again until it passes, and the tries are kept', async () => {
@@ -110,7 +125,7 @@ describe('running day-2 steps', () => {
     fs.writeFileSync(path.join(dir, 'hang'), '');
     const { problems, results } = await runDay2Steps([{ what: 'wait', args: ['wait', 'c', '--for', 'up'], timeoutSeconds: 1 }], { ...CONNECTION, plugin });
     expect(results[0]).toMatchObject({ exit: null, pass: false });
-    expect(problems[0]).toMatch(/exited null, expected 0[\s\S]*killed after/);
+    expect(problems[0]).toMatch(/exited null, expected 0\n    stdout:[\s\S]*\n    stderr:\n    \| \(killed after 1 s\)/);
   });
 });
 
@@ -147,7 +162,7 @@ describe('the day-2 cases', () => {
 });
 
 describe('the report\'s Day-2 section', () => {
-  test('GIVEN a real cluster\'s run of a day-2 case THEN each step shows its command, the exit expected and got, its time and tries; a step not run says so', () => {
+  test('GIVEN a real cluster\'s run of a day-2 case, skipped on the emulator THEN the row says why it was skipped, and each step shows its command, the exit expected and got, its time and tries; a step not run says so', () => {
     const { cases, rejected } = allCases();
     const c = day2Cases().find((x) => x.id.includes('cannot be pulled'))!;
     const steps = c.day2!.afterApply;
@@ -159,7 +174,9 @@ describe('the report\'s Day-2 section', () => {
         ],
       }],
     };
-    const text = e2eReport(cases, rejected, undefined, kube);
+    const podemu: RunRecord = { target: 'podemu', date: '2026-11-26', seconds: 0, results: [{ id: c.id, status: 'skip', problems: [c.podemu!.skip!] }] };
+    const text = e2eReport(cases, rejected, podemu, kube);
+    expect(text).toMatch(new RegExp(`\\| ${c.id} \\|[^\\n]*\\| skip \\|[^\\n]*emulator: the day-2 commands need an API server`));
     expect(text).toContain('## Day-2 commands');
     expect(text).toContain(`### ${c.id}\n\nReal cluster: fail.`);
     expect(text).toContain(`| ${steps[0].what} | \`kubectl minicluster wait no-such-cluster --for up --timeout 10s\` | 3 | 3 | 0.8 | \`kubectl-minicluster: error: no MiniCluster 'no-such-cluster'\` | pass |`);

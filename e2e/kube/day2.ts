@@ -36,13 +36,6 @@ export interface Day2StepResult {
   readonly said: string;
 }
 
-/** The line of a run worth showing: the last line of stderr when it exited non-zero, else the first of stdout. */
-export function saidLine(r: CliRun): string {
-  const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
-  const line = (r.code !== 0 ? lines(r.stderr).at(-1) : undefined) ?? lines(r.stdout)[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
-}
-
 /** The plugin's arguments: the connection flags after the command name, so that they come before a `--`. */
 export function stepArgs(step: Day2Step, c: Day2Connection): string[] {
   const [command, ...rest] = step.args.map((a) => (a === MANIFESTS_FILE ? c.manifests : a));
@@ -62,24 +55,66 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** What is wrong with a run of the step: its exit code, its output, its JSON. */
+/** What is wrong with a run of the step: its exit code, its output, its JSON (the output itself is shown once, by `shownOutput`). */
 export function judgeStep(step: Day2Step, r: CliRun): string[] {
   const problems: string[] = [];
   const wanted = step.exit ?? 0;
-  const shown = () => `\n    stdout: ${r.stdout.trim().split('\n').join('\n    | ')}\n    stderr: ${r.stderr.trim().split('\n').join('\n    | ')}`;
-  if (r.code !== wanted) problems.push(`exited ${r.code}, expected ${wanted}${shown()}`);
-  for (const p of step.stdout ?? []) if (!p.test(r.stdout)) problems.push(`stdout does not match ${p}${shown()}`);
-  for (const p of step.stderr ?? []) if (!p.test(r.stderr)) problems.push(`stderr does not match ${p}${shown()}`);
+  if (r.code !== wanted) problems.push(`exited ${r.code}, expected ${wanted}`);
+  for (const p of step.stdout ?? []) if (!p.test(r.stdout)) problems.push(`stdout does not match ${p}`);
+  for (const p of step.stderr ?? []) if (!p.test(r.stderr)) problems.push(`stderr does not match ${p}`);
   if (step.json && r.code === wanted) {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(r.stdout);
-    } catch (e) {
-      problems.push(`stdout is not JSON: ${(e as Error).message}${shown()}`);
-    }
-    if (doc !== undefined) problems.push(...step.json(doc).map((p) => `${p}${shown()}`));
+    const doc = parseJson(r.stdout);
+    if (doc === undefined) problems.push('stdout is not JSON');
+    else problems.push(...step.json(doc));
   }
   return problems;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The run's output for a failure's message: each stream, its first `max` lines. */
+export function shownOutput(r: CliRun, max = 30): string {
+  const stream = (name: string, text: string) => {
+    const lines = text.trimEnd().split('\n');
+    const cut = lines.length > max ? [...lines.slice(0, max), `(${lines.length - max} more lines)`] : lines;
+    return `\n    ${name}:${cut.map((l) => `\n    | ${l}`).join('')}`;
+  };
+  return stream('stdout', r.stdout) + stream('stderr', r.stderr);
+}
+
+/** The line of a text where `pattern` first matches. */
+function matchedLine(text: string, pattern: RegExp | undefined): string | undefined {
+  const m = pattern ? new RegExp(pattern.source, pattern.flags.replace('g', '')).exec(text) : null;
+  if (!m) return undefined;
+  const from = text.lastIndexOf('\n', m.index - 1) + 1;
+  const to = text.indexOf('\n', m.index + Math.max(0, m[0].length - 1));
+  return text.slice(from, to === -1 ? undefined : to);
+}
+
+/** The fields of a `status -o json` document worth a line of the report. */
+const SUMMARY_FIELDS = ['state', 'brokers', 'size', 'problems'];
+
+/**
+ * The line of a run worth showing in the report: on a non-zero exit, its error (the line the first
+ * stderr pattern matched, else the last); else, for JSON, its main fields; else the line the first
+ * stdout pattern matched, else the first.
+ */
+export function saidLine(step: Day2Step, r: CliRun): string {
+  const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
+  let line: string | undefined;
+  if (r.code !== 0) line = matchedLine(r.stderr, step.stderr?.[0]) ?? lines(r.stderr).at(-1);
+  const doc = step.json ? parseJson(r.stdout) : undefined;
+  if (line === undefined && doc && typeof doc === 'object') {
+    line = JSON.stringify(Object.fromEntries(SUMMARY_FIELDS.filter((k) => k in doc).map((k) => [k, (doc as Record<string, unknown>)[k]])));
+  }
+  line = (line ?? matchedLine(r.stdout, step.stdout?.[0]) ?? lines(r.stdout)[0] ?? '').trim().replace(/\s+/g, ' ');
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
 /** Runs the plugin (never throws): killed after `timeoutSeconds`, which is then exit null. */
@@ -127,9 +162,9 @@ export async function runDay2Steps(steps: Day2Step[], c: Day2Connection, log: (l
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     const command = stepCommand(step);
     log(`day-2: ${command}: exit ${r.code} in ${seconds} s${tries > 1 ? ` (${tries} tries)` : ''}`);
-    results.push({ what: step.what, command, exit: r.code, wanted: step.exit ?? 0, seconds, tries, pass: !wrong.length, said: saidLine(r) });
+    results.push({ what: step.what, command, exit: r.code, wanted: step.exit ?? 0, seconds, tries, pass: !wrong.length, said: saidLine(step, r) });
     if (wrong.length) {
-      problems.push(`day-2 '${step.what}' (${command}): ${wrong.join('; ')}`);
+      problems.push(`day-2 '${step.what}' (${command}): ${wrong.join('; ')}${shownOutput(r)}`);
       if (steps.length > results.length) problems.push(`day-2: the ${steps.length - results.length} step(s) after it did not run`);
       break;
     }
