@@ -10,7 +10,9 @@ import { Day2Step, MANIFESTS_FILE } from '../e2e/case';
 import { allCases } from '../e2e/cases';
 import { day2Cases, statusShows } from '../e2e/cases/day2';
 import { Day2Connection, judgeStep, runDay2Steps, saidLine, shownOutput, stepArgs, stepCommand } from '../e2e/kube/day2';
+import { fitCpuRequests, grownSize } from '../e2e/kube/fit';
 import { imagesOf, meantToFail } from '../e2e/kube/images';
+import { indexedJob, readDocs } from '../e2e/manifests';
 import { e2eReport } from '../e2e/report';
 import { RunRecord } from '../e2e/run-record';
 
@@ -143,6 +145,20 @@ describe('the day-2 cases', () => {
     expect(statusShows(2)(up([[0, 'Running', true], [1, 'Running', true], [3, 'Running', true]], 2))).toEqual(['rank 3 (c-3) still Running at size 2']);
     expect(statusShows(2)(up([[0, 'Running', true], [1, 'Running', false]], 2))).toEqual(['rank 1: Running, ready false, flux running, expected Running, Ready, flux running']);
     expect(statusShows(4, { min: 2, max: 4 })(up([[0, 'Running', true]], 2))).toEqual(expect.arrayContaining(['brokers 2/2, expected 4/4', 'size.current 2, expected 4', 'rank 1: no pod, expected Running, Ready, flux running']));
+  });
+
+  test('GIVEN the case that scales its cluster to 4 with kubectl minicluster scale THEN its CPU requests are fitted for 4 pods, not the 2 it starts with', () => {
+    const grow = day2Cases().find((c) => c.id.includes('scale up'))!;
+    expect(grownSize(grow)).toBe(4);
+    expect(grownSize(day2Cases().find((c) => c.id.includes('cannot be pulled'))!)).toBeUndefined();
+    // 500m a container: 2 pods fit 80% of 2 CPUs, 4 do not.
+    const asking = () => {
+      const docs = readDocs(grow.synth(dir));
+      for (const c of indexedJob(docs).spec.template.spec.containers) c.resources = { requests: { cpu: '500m' } };
+      return docs;
+    };
+    expect(fitCpuRequests(asking(), 2000)).toBeUndefined();
+    expect(fitCpuRequests(asking(), 2000, grownSize(grow))).toMatch(/^CPU requests scaled down for 4 pods on 2 allocatable CPUs/);
   });
 
   test('GIVEN every case with day-2 commands THEN podemu skips it with a reason, and it is among the cases npm run e2e runs', () => {

@@ -5,7 +5,7 @@ import { FLUX_VIEW_ANNOTATION } from '../../lib/core/day2-contract';
 import { JobFacts, indexedJob, writeDocs } from '../manifests';
 import { Day2Connection, Day2StepResult, runDay2Steps } from './day2';
 import { createNamespace, deleteNamespaceTimed, podSecurityLabels } from './namespace';
-import { cpuMillis, fitCpuRequests } from './fit';
+import { cpuMillis, fitCpuRequests, grownSize } from './fit';
 import { kubeObjects } from './objects';
 import { KubeRun } from './run';
 import { KubeTarget } from './target';
@@ -26,8 +26,7 @@ export interface KubeCaseRun {
 export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: string, docs: any[], facts: JobFacts, dir: string, timeout: number): Promise<KubeCaseRun> {
   const nodes = (await target.core.listNode()).items;
   const allocatable = Math.max(0, ...nodes.map((n) => cpuMillis(n.status?.allocatable?.cpu) ?? 0));
-  // A Job the run grows (itself, or with `kubectl minicluster scale`) must fit at its largest.
-  const fitted = fitCpuRequests(docs, allocatable, Math.max(c.kube?.grow?.to ?? 0, c.day2?.largestSize ?? 0) || undefined);
+  const fitted = fitCpuRequests(docs, allocatable, grownSize(c));
   const objects = kubeObjects(c, docs, facts, dir, namespace);
   const plan = volumePlan(objects, namespace, c.volumes);
   await createNamespace(target, namespace, podSecurityLabels(docs));
