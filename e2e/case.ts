@@ -102,6 +102,42 @@ export interface KubeVariant {
   readonly grow?: { readonly to: number; readonly atSeconds: number };
 }
 
+/**
+ * A `kubectl minicluster` command run against the case's cluster (the built plugin, as a user runs
+ * it), and what it must do.
+ */
+export interface Day2Step {
+  /** What the step shows, for the report. */
+  readonly what: string;
+  /** The command and its arguments; the runner adds --kubeconfig, --context and -n after the command, and MANIFESTS_FILE stands for the file of the case's objects. */
+  readonly args: string[];
+  /** The exit code it must end with. @default 0 */
+  readonly exit?: number;
+  /** Patterns its standard output must match. */
+  readonly stdout?: RegExp[];
+  /** Patterns its standard error must match. */
+  readonly stderr?: RegExp[];
+  /** For `-o json`: what is wrong with the parsed output (nothing when it is right). */
+  readonly json?: (doc: any) => string[];
+  /** Seconds it may take. @default 180 */
+  readonly timeoutSeconds?: number;
+  /** Run it again, 2 s apart within timeoutSeconds, until it passes: what settles just after the step before returned (Flux marking a departed broker down). @default false */
+  readonly retry?: boolean;
+}
+
+/** Stands for the file of the case's objects (moved into its namespace) in a Day2Step's args. */
+export const MANIFESTS_FILE = '{manifests}';
+
+/** The day-2 commands a case runs on a real cluster (podemu has no API server). */
+export interface Day2Plan {
+  /** Run once the namespace exists, before any object is created (`check -f`). */
+  readonly beforeApply?: Day2Step[];
+  /** Run in order once the objects are created; the run then ends. */
+  readonly afterApply: Day2Step[];
+  /** The largest size a step scales the cluster to: CPU requests are fitted to it. */
+  readonly largestSize?: number;
+}
+
 /** One end-to-end case. */
 export interface E2eCase {
   /** `example <chart>` or `operator <test>/<file>`. */
@@ -134,6 +170,8 @@ export interface E2eCase {
   readonly faults?: FaultPlan;
   /** What differs on a real cluster. */
   readonly kube?: KubeVariant;
+  /** `kubectl minicluster` commands run against the cluster (a real cluster only). */
+  readonly day2?: Day2Plan;
 }
 
 /** An operator test MiniCluster the CLI refuses to convert, with its reason. */

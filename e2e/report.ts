@@ -1,6 +1,7 @@
 /** docs/e2e.md: the table of cases and results, written by `npm run e2e`. */
 import { spawnSync } from 'child_process';
 import { E2eCase, RejectedCase } from './case';
+import { stepCommand } from './kube/day2';
 import { RunRecord } from './run-record';
 
 /** What each case checks, in a few words, from its expectation. */
@@ -17,6 +18,8 @@ function checks(c: E2eCase): string {
   else if (e.leadOutput?.length) parts.push(`lead output ${e.leadOutput.map((p) => `\`${p.source}\``).join(', ')}`);
   for (const o of e.containerOutput ?? []) parts.push(`${o.container} output ${o.patterns.map((p) => `\`${p.source}\``).join(', ')}`);
   for (const x of e.exec ?? []) parts.push(`exec: ${x.what}`);
+  const day2 = c.day2 ? [...c.day2.beforeApply ?? [], ...c.day2.afterApply] : [];
+  if (day2.length) parts.push(`${day2.length} \`kubectl minicluster\` commands (${[...new Set(day2.map((x) => x.args[0]))].join(', ')}): see Day-2 commands`);
   return parts.join('; ').replace(/\|/g, '\\|');
 }
 
@@ -61,7 +64,7 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
     const p = pod.get(c.id);
     const k = real.get(c.id);
     const note = [c.note, c.patch?.why, c.kube?.patch ? `real cluster: ${c.kube.patch.why}` : undefined,
-      k?.status === 'skip' ? `real cluster: ${k.problems[0]}` : undefined, ...(k?.notes ?? []).map((n) => `real cluster: ${n}`), c.machineLimit ? `machine: ${c.machineLimit}` : undefined].filter(Boolean).join('; ');
+      p?.status === 'skip' ? `emulator: ${p.problems[0]}` : undefined, k?.status === 'skip' ? `real cluster: ${k.problems[0]}` : undefined, ...(k?.notes ?? []).map((n) => `real cluster: ${n}`), c.machineLimit ? `machine: ${c.machineLimit}` : undefined].filter(Boolean).join('; ');
     return `| ${c.id} | ${checks(c)} | ${statusCell(c, p)} | ${p?.brokers ?? '–'} | ${wallCell(p)} | ${statusCell(c, k)} | ${k?.brokers ?? '–'} | ${wallCell(k)} | ${k?.namespaceSeconds?.toFixed(1) ?? '–'} | ${cell(note)} |`;
   });
   const faultRows = cases.filter((c) => c.faults).map((c) => {
@@ -70,6 +73,18 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
     const measured = (r: Result | undefined) => r?.faultSeconds?.map((t) => (t === null ? '–' : t.toFixed(1))).join(', ') ?? '–';
     const runs = f.runs ?? 1;
     return `| ${c.id} | \`${what}\` | ${{ recovers: 'every broker up again', ends: 'the Job ends', acted: 'the fault acted (the run stops before an outcome)' }[f.outcome]} | ${f.boundSeconds} | ${measured(pod.get(c.id))} | ${statusCell(c, pod.get(c.id), runs)} | ${measured(real.get(c.id))} | ${statusCell(c, real.get(c.id), runs)} |`;
+  });
+  const day2Sections = cases.filter((c) => c.day2).map((c) => {
+    const k = real.get(c.id);
+    const steps = [...c.day2!.beforeApply ?? [], ...c.day2!.afterApply];
+    const rows = steps.map((step, i) => {
+      const got = k?.day2?.[i];
+      const ran = got && got.what === step.what ? got : undefined;
+      const exit = ran ? `${ran.exit ?? 'killed'}` : '–';
+      const said = ran?.said ? `\`${cell(ran.said).replace(/`/g, "'")}\`` : '–';
+      return `| ${cell(step.what)} | \`${cell(ran?.command ?? stepCommand(step))}\` | ${step.exit ?? 0} | ${exit} | ${ran ? `${ran.seconds.toFixed(1)}${ran.tries > 1 ? ` (${ran.tries} tries)` : ''}` : '–'} | ${said} | ${ran ? (ran.pass ? 'pass' : 'fail') : 'not run'} |`;
+    });
+    return [`### ${c.id}`, '', `Real cluster: ${statusCell(c, k)}.`, '', '| step | command | expected exit | exit | time (s) | it said (a line) | result |', '|---|---|---|---|---|---|---|', ...rows, ''].join('\n');
   });
   const failures = [...(podemu?.results ?? []).map((r) => ['pod emulator', r] as const), ...(kube?.results ?? []).map((r) => ['real cluster', r] as const)]
     .filter(([, r]) => r.status === 'fail')
@@ -124,6 +139,20 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
       '|---|---|---|---|---|---|---|---|',
       ...faultRows,
       '',
+    ] : []),
+    ...(day2Sections.length ? [
+      '## Day-2 commands',
+      '',
+      'The built `kubectl-minicluster` run as a user runs it, with `--kubeconfig`, `--context` and `-n` the',
+      'case\'s namespace: `check -f` on the case\'s objects once the namespace exists and before they are',
+      'created, the others once they are. Each must end with its exit code and print what the case',
+      'expects; the time is from its start to its exit (a step marked with tries ran again, 2 s apart,',
+      'until it passed). "It said" is one line of what it printed: on a non-zero exit, the error line',
+      'the case looks for (else its last); for `-o json`, the document\'s state, brokers, size and',
+      'problems; else the line the case\'s first pattern matched (else its first). Only on a real',
+      'cluster: the pod emulator has no API server.',
+      '',
+      ...day2Sections,
     ] : []),
     '## Operator tests the converter refuses (by design)',
     '',

@@ -8,7 +8,8 @@ import { E2eCase, Expectation } from './case';
 import { certificateSecret } from './certificate';
 import { checkRun, monitorFellBehind } from './checks';
 import { faultOutcome, faultsSettled } from './faults';
-import { startKubeCase } from './kube/start';
+import { Day2StepResult, runDay2Steps } from './kube/day2';
+import { KubeCaseRun, startKubeCase } from './kube/start';
 import { KubeTarget } from './kube/target';
 import { JobFacts, jobFacts, readDocs, writeDocs } from './manifests';
 import { ExecResult, execInContainer, findContainerInit } from './pod-exec';
@@ -38,6 +39,8 @@ export interface CaseResult {
   readonly namespaceSeconds?: number;
   /** What the runner changed for the target (a real cluster's requests scaled down), for the report. */
   readonly notes?: string[];
+  /** The case's `kubectl minicluster` commands (a real cluster), in the order run. */
+  readonly day2?: Day2StepResult[];
 }
 
 /** A Job run in progress, in podemu or on a cluster. */
@@ -90,7 +93,15 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     ended = true;
   });
   const during: string[] = [];
-  if (expect.exec) {
+  let day2: Day2StepResult[] | undefined;
+  if (c.day2) {
+    if (!kube) throw new Error('day-2 steps need an API server: skip the case on podemu');
+    const steps = await day2Steps(c, kube);
+    during.push(...steps.problems);
+    day2 = steps.results;
+    // A cluster that stays up is ended once the commands ran; a Job that ends is waited for.
+    if (expect.result === 'Interrupted') run.interrupt();
+  } else if (expect.exec) {
     during.push(...await execSteps(c, expect, run, facts, timeout, () => ended));
     run.interrupt();
   } else if (expect.stopAfterSeconds !== undefined) {
@@ -119,7 +130,20 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     faultSeconds: fault ? [fault.seconds] : undefined,
     namespaceSeconds,
     notes: kube?.notes.length ? kube.notes : undefined,
+    day2,
   };
+}
+
+/** The case's day-2 commands: those run before apply, then, once every object is created, the others. */
+async function day2Steps(c: E2eCase, kube: KubeCaseRun): Promise<{ problems: string[]; results: Day2StepResult[] }> {
+  const problems = [...kube.beforeApply.problems];
+  try {
+    await kube.run.applied();
+  } catch (e) {
+    return { problems: [...problems, `the objects were not created, so the day-2 commands did not run: ${(e as Error).message}`], results: kube.beforeApply.results };
+  }
+  const after = await runDay2Steps(c.day2!.afterApply, kube.day2);
+  return { problems: [...problems, ...after.problems], results: [...kube.beforeApply.results, ...after.results] };
 }
 
 /** The case's Job in podemu, with its certificate Secret and volume content. */

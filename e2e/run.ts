@@ -134,6 +134,7 @@ async function main(argv: string[]): Promise<number> {
       const ns = result.namespaceSeconds !== undefined ? `, namespace gone ${result.namespaceSeconds} s after its deletion` : '';
       console.log(`${result.status} ${c.id}${of} (${took} s${result.brokers ? `, brokers ${result.brokers}` : ''}${fault}${ns})`);
       for (const n of result.notes ?? []) console.log(`    note: ${n}`);
+      for (const d of result.day2 ?? []) console.log(`    day-2 ${d.pass ? 'pass' : 'FAIL'}: ${d.command}: exit ${d.exit ?? 'killed'} (expected ${d.wanted}) in ${d.seconds.toFixed(1)} s${d.tries > 1 ? `, ${d.tries} tries` : ''}`);
       for (const p of result.problems) console.log(`    ${p.split('\n').join('\n    ')}`);
       if (result.status === 'pass' && !args.keep) fs.rmSync(dir, { recursive: true, force: true });
     }

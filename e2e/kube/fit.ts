@@ -5,6 +5,7 @@
  */
 import { podRequests } from '../../lib/cli/check/scheduling';
 import { ceilMilliValue, parseQuantity } from '../../lib/core/k8s-formats';
+import { E2eCase } from '../case';
 import { indexedJob } from '../manifests';
 
 /** Millicores of a Kubernetes CPU quantity (`2`, `500m`, `0.5`), rounded up as the API server does. */
@@ -54,4 +55,9 @@ export function fitCpuRequests(docs: any[], allocatableMillis: number, growTo?: 
     changes.push(`${c.name} ${before}m → ${after}m`);
   }
   return `CPU requests scaled down for ${pods} pods on ${allocatableMillis / 1000} allocatable CPUs: ${changes.join(', ')}`;
+}
+
+/** The most pods a case's Job runs at once when the run grows it (itself, or with `kubectl minicluster scale`); undefined when it never grows. */
+export function grownSize(c: E2eCase): number | undefined {
+  return Math.max(c.kube?.grow?.to ?? 0, c.day2?.largestSize ?? 0) || undefined;
 }

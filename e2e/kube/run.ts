@@ -86,6 +86,10 @@ export class KubeRun {
   private t0: number | undefined;
   private readonly started = Date.now();
   private interrupted = false;
+  private markApplied: () => void = () => undefined;
+  private readonly created = new Promise<void>((resolve) => {
+    this.markApplied = resolve;
+  });
   private readonly done: Promise<Summary>;
 
   constructor(private readonly target: KubeTarget, private readonly o: KubeRunOptions) {
@@ -99,6 +103,11 @@ export class KubeRun {
 
   finished(): Promise<Summary> {
     return this.done;
+  }
+
+  /** Resolves once every object is created (rejects if the run failed first): what a day-2 command needs. */
+  applied(): Promise<void> {
+    return Promise.race([this.created, this.done.then(() => undefined)]);
   }
 
   /** The timeline so far, in podemu's events.log format. */
@@ -125,6 +134,7 @@ export class KubeRun {
     fs.mkdirSync(this.o.logs, { recursive: true });
     const applied = Date.now();
     for (const object of this.o.objects) await this.target.objects.create(object);
+    this.markApplied();
     const planned = parseFaults(this.o.evict, this.o.crash);
     let verdict: ReturnType<typeof jobVerdict>;
     let verdictAt: number | null = null;

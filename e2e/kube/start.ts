@@ -2,9 +2,10 @@
 import * as path from 'path';
 import { E2eCase } from '../case';
 import { FLUX_VIEW_ANNOTATION } from '../../lib/core/day2-contract';
-import { JobFacts, indexedJob } from '../manifests';
+import { JobFacts, indexedJob, writeDocs } from '../manifests';
+import { Day2Connection, Day2StepResult, runDay2Steps } from './day2';
 import { createNamespace, deleteNamespaceTimed, podSecurityLabels } from './namespace';
-import { cpuMillis, fitCpuRequests } from './fit';
+import { cpuMillis, fitCpuRequests, grownSize } from './fit';
 import { kubeObjects } from './objects';
 import { KubeRun } from './run';
 import { KubeTarget } from './target';
@@ -14,6 +15,10 @@ export interface KubeCaseRun {
   readonly run: KubeRun;
   /** What the runner changed for this cluster (requests scaled down), for the report. */
   readonly notes: string[];
+  /** Where the case's day-2 commands connect to. */
+  readonly day2: Day2Connection;
+  /** The day-2 steps run before the objects were created (check -f): their problems and results. */
+  readonly beforeApply: { readonly problems: string[]; readonly results: Day2StepResult[] };
   /** Deletes the namespace (and the case's PersistentVolumes): the seconds it took, or a problem when it did not go within the limit. */
   cleanup(): Promise<{ problem?: string; seconds?: number }>;
 }
@@ -21,11 +26,14 @@ export interface KubeCaseRun {
 export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: string, docs: any[], facts: JobFacts, dir: string, timeout: number): Promise<KubeCaseRun> {
   const nodes = (await target.core.listNode()).items;
   const allocatable = Math.max(0, ...nodes.map((n) => cpuMillis(n.status?.allocatable?.cpu) ?? 0));
-  const fitted = fitCpuRequests(docs, allocatable, c.kube?.grow?.to);
+  const fitted = fitCpuRequests(docs, allocatable, grownSize(c));
   const objects = kubeObjects(c, docs, facts, dir, namespace);
   const plan = volumePlan(objects, namespace, c.volumes);
   await createNamespace(target, namespace, podSecurityLabels(docs));
   await prepareVolumes(target, plan);
+  const day2: Day2Connection = { kubeconfig: target.kubeconfig, context: target.context, namespace, manifests: writeDocs(path.join(dir, 'objects.yaml'), objects) };
+  // As a user checks the output once the namespace is there, before kubectl apply.
+  const beforeApply = c.day2?.beforeApply ? await runDay2Steps(c.day2.beforeApply, day2) : { problems: [], results: [] };
   const run = new KubeRun(target, {
     namespace,
     objects,
@@ -41,6 +49,8 @@ export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: s
   return {
     run,
     notes: fitted ? [fitted] : [],
+    day2,
+    beforeApply,
     cleanup: async () => {
       const gone = await deleteNamespaceTimed(target, namespace);
       await deleteVolumes(target, plan);

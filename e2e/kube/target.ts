@@ -20,6 +20,8 @@ export interface KubeTarget {
   /** The API server's URL and context, for the report. */
   readonly server: string;
   readonly context: string;
+  /** The kubeconfig file, for the day-2 commands the runner starts. */
+  readonly kubeconfig: string;
 }
 
 /** Connects as kubectl would with `--kubeconfig FILE [--context NAME]`. */
@@ -40,6 +42,7 @@ export function connectTarget(kubeconfig: string, context?: string): KubeTarget 
     objects: k8s.KubernetesObjectApi.makeApiClient(config),
     server: cluster.server,
     context: config.getCurrentContext(),
+    kubeconfig,
   };
 }
 
