@@ -384,22 +384,102 @@ describe('scale', () => {
     };
   }
 
+  /**
+   * The lead's Flux, as exec runs it here: a `flux` that logs its arguments, says ranks are still
+   * allocated for `busy` calls of `resource status -s draining`, lists the ranks asked for as online,
+   * and runs `exec -r R CMD` as CMD. The view script sits in `dir`, so the marker is dir/config/released.
+   */
+  function leadFlux(busy = 0): { calls: () => string[]; marker: string } {
+    const bin = path.join(dir, 'bin');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.mkdirSync(path.join(dir, 'config'), { recursive: true });
+    const log = path.join(dir, 'flux-calls');
+    fs.writeFileSync(path.join(dir, 'busy'), String(busy));
+    fs.writeFileSync(path.join(bin, 'flux'), `#!/bin/sh
+echo "$*" >> '${log}'
+case "$1 $2 $4" in
+  'resource status draining') n=$(cat '${dir}/busy'); if [ "$n" -gt 0 ]; then echo $((n - 1)) > '${dir}/busy'; echo "$6"; fi ;;
+  'resource status online') echo "$6" ;;
+esac
+if [ "$1" = exec ]; then shift 3; "$@"; fi
+`, { mode: 0o755 });
+    fs.writeFileSync(path.join(dir, 'flux-view.sh'), `export PATH="$PATH:${bin}"\nfluxsocket='local:///mnt/flux/config/run/flux/local'\n`);
+    server.update('jobs', NS, 'flux-elastic', (j) => {
+      j.metadata.annotations['flux-framework.org/flux-view'] = path.join(dir, 'flux-view.sh');
+    });
+    return { calls: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []), marker: path.join(dir, 'config', 'released') };
+  }
+
   test('grows an elastic cluster by a merge patch of parallelism and completions, and waits until the new brokers are up', async () => {
     elasticUp();
     jobController();
+    const flux = leadFlux();
     const r = await run(['scale', 'flux-elastic', '--size', '4']);
     expect(r).toEqual({ code: 0, stdout: 'MiniCluster flux-elastic: parallelism and completions 2 -> 4\nMiniCluster flux-elastic: 4 brokers up\n', stderr: '' });
     const job = server.get('jobs', NS, 'flux-elastic')!;
     expect([job.spec.parallelism, job.spec.completions]).toEqual([4, 4]);
     const status = JSON.parse((await run(['status', 'flux-elastic', '-o', 'json'])).stdout);
     expect(status.brokers).toEqual({ up: 4, expected: 4 });
-    // and shrinks back, waiting until the extra ranks ended
+    // AND the ranks it brought back were undrained in Flux first (an earlier shrink may have drained them)
+    expect(flux.calls()).toEqual(['resource undrain -u 2-3']);
+    // WHEN it shrinks back
     expect((await run(['scale', 'flux-elastic', '--size', '2'])).code).toBe(0);
+    // THEN Flux drained ranks 2-3, found them idle, and the released marker was left on those online, before the patch
+    expect(flux.calls().slice(1)).toEqual([
+      "resource drain -u 2-3 released by kubectl minicluster scale",
+      'resource status -s draining -i 2-3 -no {ranks}',
+      'resource status -s online -i 2-3 -no {ranks}',
+      `exec -r 2-3 touch ${flux.marker}`,
+    ]);
+    expect(fs.existsSync(flux.marker)).toBe(true);
     expect(server.get('pods', NS, podOf(job, 3).metadata.name)!.status.phase).toBe('Succeeded');
+  });
+
+  test('a shrink waits for the jobs on the ranks it gives up, and leaves the Job alone when they outlast --timeout', async () => {
+    // GIVEN 4 brokers up, ranks 2-3 running a job for the next 2 checks
+    elasticUp();
+    jobController();
+    server.update('jobs', NS, 'flux-elastic', (j) => {
+      j.spec.parallelism = 4;
+      j.spec.completions = 4;
+    });
+    const job = server.get('jobs', NS, 'flux-elastic')!;
+    for (const i of [2, 3]) server.put('pods', podOf(job, i, { ready: true }));
+    const flux = leadFlux(2);
+    // WHEN it shrinks to 2 with time enough
+    expect((await run(['scale', 'flux-elastic', '--size', '2'])).code).toBe(0);
+    // THEN it asked until they were idle, then marked them
+    expect(flux.calls().filter((c) => c.includes('draining'))).toHaveLength(3);
+    expect(fs.existsSync(flux.marker)).toBe(true);
+    // AND with ranks that stay busy past --timeout: exit 9, the ranks stay drained, the Job is not patched
+    server.update('jobs', NS, 'flux-elastic', (j) => {
+      j.spec.parallelism = 4;
+      j.spec.completions = 4;
+    });
+    fs.rmSync(flux.marker);
+    fs.writeFileSync(path.join(dir, 'busy'), '100');
+    const busy = await run(['scale', 'flux-elastic', '--size', '2', '--timeout', '1s']);
+    expect(busy.code).toBe(9);
+    expect(busy.stderr).toBe('kubectl-minicluster: error: cannot shrink flux-elastic: ranks 2-3 still run jobs after 1s (drained: they take no new job; run scale again once they are done)\n');
+    expect(server.get('jobs', NS, 'flux-elastic')!.spec.parallelism).toBe(4);
+    expect(fs.existsSync(flux.marker)).toBe(false);
+  });
+
+  test('growing goes on when Flux cannot undrain the ranks it brings back, with a warning', async () => {
+    // GIVEN a lead whose view script is not where the annotation says (the exec'd command fails)
+    elasticUp();
+    server.update('jobs', NS, 'flux-elastic', (j) => {
+      j.metadata.annotations['flux-framework.org/flux-view'] = path.join(dir, 'missing', 'flux-view.sh');
+    });
+    const r = await run(['scale', 'flux-elastic', '--size', '3', '--no-wait']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^kubectl-minicluster: warning: flux resource undrain 2 failed \(exit \d+\): .*new ranks that an earlier shrink drained stay drained\n$/s);
+    expect(server.get('jobs', NS, 'flux-elastic')!.spec.parallelism).toBe(3);
   });
 
   test('--no-wait returns once the Job is changed', async () => {
     elasticUp();
+    leadFlux();
     const r = await run(['scale', 'flux-elastic', '--size', '8', '--no-wait'], { main: true });
     expect(r).toEqual({ code: 0, stdout: 'MiniCluster flux-elastic: parallelism and completions 2 -> 8\n', stderr: '' });
     expect(server.requests.some((q) => q.verb === 'watch')).toBe(false);
@@ -407,6 +487,7 @@ describe('scale', () => {
 
   test('refuses: not elastic (6), above maxSize or below minSize (7), an ended Job (8), forbidden patch (5), a timeout (9)', async () => {
     elasticUp();
+    leadFlux();
     const hello = server.put('jobs', runningJob('hello-world', NS));
     const notElastic = await run(['scale', hello.metadata.name, '--size', '5']);
     expect(notElastic.code).toBe(6);

@@ -56,6 +56,11 @@ export function fluxPaths(mountPath: string) {
     runDir: `${config}/run/flux`,
     /** Left on every rank by the lead's program once it ended: its workers need not wait for another lead. */
     finishedMarker: `${config}/instance-finished`,
+    /**
+     * Left on a worker whose index a shrink gives up (drained and idle in Flux first): stopped now,
+     * it exits 0, since 143 would fail the Job by its podFailurePolicy.
+     */
+    releasedMarker: `${config}/released`,
     localUri: `local://${config}/run/flux/local`,
     /** The Flux environment file the entrypoint writes (`. <mountPath>/flux-view.sh`). */
     viewScript: `${root}/flux-view.sh`,

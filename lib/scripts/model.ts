@@ -148,6 +148,11 @@ export interface ScriptModel {
    */
   readonly workerRejoins: boolean;
   /**
+   * An elastic cluster (maxSize above minSize): a worker stopped after a shrink released its rank
+   * (fluxPaths().releasedMarker) exits 0. @default false
+   */
+  readonly elastic?: boolean;
+  /**
    * Upper bound on worker broker restarts after a non-zero exit; 0 means unbounded (the Job's
    * successPolicy reaps workers when the lead finishes).
    */

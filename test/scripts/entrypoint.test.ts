@@ -362,6 +362,27 @@ describe('entrypoint.sh, signals', () => {
     expect(fs.existsSync(path.join(sandbox.home, 'post-ran'))).toBe(true);
   });
 
+  test.each([
+    ['released (a shrink drained it and gave its index up)', 'flux-sample-1', true, 0],
+    ['not released (an eviction)', 'flux-sample-1', false, 143],
+    ['the lead, even with a marker', 'flux-sample-0', true, 143],
+  ])('an elastic cluster: SIGTERM to a worker %s', async (_, hostname, released, code) => {
+    // GIVEN an elastic cluster's broker running, and a marker left on its rank after it started or not
+    const model = sampleModel(sandbox, { elastic: true });
+    const scripts = renderScripts(model);
+    expect(sandbox.runInit(scripts).status).toBe(0);
+    const marker = path.join(sandbox.mount, 'config', 'released');
+    fs.writeFileSync(marker, 'left by an earlier run of the container');
+    const onStart = `${released ? `touch '${marker}'; ` : ''}${BLOCK_UNTIL_TERM}`;
+    const { child, done } = sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname, onStart });
+    await sandbox.waitForCallFile('blocking', child);
+    // WHEN the Job deletes its pod
+    child.kill('SIGTERM');
+    // THEN only a released worker exits 0 (an out-of-range index's Succeeded pod fails nothing);
+    // an earlier run's marker was removed at the start and does not count
+    expect((await done).status).toBe(code);
+  });
+
   test.each([true, false])('GIVEN strict=%s THEN the first commands trap TERM and INT: bash as PID 1 drops an untrapped signal, and a pod deleted as it starts would wait out its grace period', (strict) => {
     // GIVEN the rendered entrypoint, as the container's PID 1 runs it
     const text = renderScripts(sampleModel(sandbox, { strict }))['entrypoint.sh'];

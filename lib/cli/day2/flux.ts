@@ -3,7 +3,8 @@ import { Command } from 'commander';
 import { FLUX_VIEW_ANNOTATION } from '../../core/day2-contract';
 import { fluxPaths } from '../../core/paths';
 import { findClusterJob, podOfRank } from './cluster';
-import { connect, KubeOptions, request } from './kube';
+import { Readable, Writable } from 'stream';
+import { connect, Kube, KubeOptions, request } from './kube';
 import { fluxContainerName } from './model';
 import { connectionOptions, day2Action, parseCount, withConnectionOptions } from './options';
 
@@ -27,6 +28,40 @@ export function fluxCommandLine(viewScript: string, args: string[]): string[] {
   return ['/bin/sh', '-c', '. "$0" && FLUX_URI="$fluxsocket" && export FLUX_URI && exec flux "$@"', viewScript, ...args];
 }
 
+/** Where a command run by execIn reads and writes. */
+export interface ExecStreams {
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly stdin: Readable | null;
+  /** Names the CLI in its own error messages. */
+  readonly program: string;
+}
+
+/**
+ * Runs `command` in a container of `pod`, as `kubectl exec` does: resolves to its exit code (1,
+ * with a message on stderr, when the session ends without one).
+ */
+export async function execIn(kube: Kube, pod: string, container: string, command: string[], io: ExecStreams): Promise<number> {
+  let status: { status?: string; message?: string; reason?: string; details?: { causes?: Array<{ reason?: string; message?: string }> } } | undefined;
+  const socket = await request(kube, { verb: 'create', resource: 'pods/exec', name: pod }, () => new kube.lib.Exec(kube.config).exec(
+    kube.namespace, pod, container, command, io.stdout, io.stderr, io.stdin, false, (s) => {
+      status = s as typeof status;
+    }));
+  await new Promise<void>((resolve) => {
+    socket.on('close', () => resolve());
+    socket.on('error', () => resolve());
+  });
+  if (!status) {
+    io.stderr.write(`${io.program}: error: the exec session ended without an exit status\n`);
+    return 1;
+  }
+  if (status.status === 'Success') return 0;
+  const exitCode = status.details?.causes?.find((c) => c.reason === 'ExitCode')?.message;
+  if (exitCode !== undefined && /^\d+$/.test(exitCode)) return Number(exitCode);
+  io.stderr.write(`${io.program}: error: ${status.message ?? status.reason ?? 'the command failed'}\n`);
+  return 1;
+}
+
 export function fluxCommand(program: string): Command {
   return withConnectionOptions(new Command('flux'))
     .description("run a flux command in the lead broker's container (e.g. flux resource list)")
@@ -41,24 +76,8 @@ export function fluxCommand(program: string): Command {
       const job = await findClusterJob(kube, clusterName);
       const pod = (await podOfRank(kube, job, rank)).metadata!.name!;
       const viewScript = job.metadata?.annotations?.[FLUX_VIEW_ANNOTATION] ?? fluxPaths('/mnt/flux').viewScript;
-      let status: { status?: string; message?: string; reason?: string; details?: { causes?: Array<{ reason?: string; message?: string }> } } | undefined;
-      const socket = await request(kube, { verb: 'create', resource: 'pods/exec', name: pod }, () => new kube.lib.Exec(kube.config).exec(
-        kube.namespace, pod, fluxContainerName(job), fluxCommandLine(viewScript, args),
-        process.stdout, process.stderr, options.stdin ? process.stdin : null, false, (s) => {
-          status = s as typeof status;
-        }));
-      await new Promise<void>((resolve) => {
-        socket.on('close', () => resolve());
-        socket.on('error', () => resolve());
+      return execIn(kube, pod, fluxContainerName(job), fluxCommandLine(viewScript, args), {
+        stdout: process.stdout, stderr: process.stderr, stdin: options.stdin ? process.stdin : null, program,
       });
-      if (!status) {
-        process.stderr.write(`${program}: error: the exec session ended without an exit status\n`);
-        return 1;
-      }
-      if (status.status === 'Success') return 0;
-      const exitCode = status.details?.causes?.find((c) => c.reason === 'ExitCode')?.message;
-      if (exitCode !== undefined && /^\d+$/.test(exitCode)) return Number(exitCode);
-      process.stderr.write(`${program}: error: ${status.message ?? status.reason ?? 'the command failed'}\n`);
-      return 1;
     }));
 }

@@ -10,11 +10,16 @@ import { connect, KubeOptions, request } from './kube';
 import { ClusterStatus, sizeLimits } from './model';
 import { connectionOptions, day2Action, parseCount, parseDuration, withConnectionOptions } from './options';
 import { readStatus } from './read';
+import { releaseRanks, undrainRanks } from './release';
 
 const HELP = `
 Only an elastic cluster scales: one synthesized with maxSize above minSize (the Job's annotations
 flux-framework.org/min-size and max-size record them). It then waits until ranks 0..N-1 are Ready
 (connected) and no pod of a higher rank runs; Fluxion sees new nodes once they are up.
+
+Shrinking first drains the ranks given up in Flux (no new job goes there), waits up to --timeout
+until they run no job, and marks them released, so that their pods end without failing the Job;
+growing undrains the ranks it brings back.
 
 Examples:
   $ kubectl minicluster scale flux-elastic --size 4
@@ -62,6 +67,12 @@ export function scaleCommand(program: string): Command {
       const ended = (job.status?.conditions ?? []).find((c) => ['Complete', 'Failed', 'SuccessCriteriaMet'].includes(c.type) && c.status === 'True');
       if (ended) throw new Day2Error(EXIT.JOB_FAILED, `cannot scale MiniCluster ${jobName}: its Job has ended (${ended.type})`);
       const from = job.spec?.parallelism ?? 1;
+      // The ranks a shrink gives up leave Flux first; the ranks growth brings back rejoin it.
+      if (size < from) await releaseRanks(kube, job, size, from, Math.ceil(timeout / 1000), program);
+      if (size > from) {
+        const problem = await undrainRanks(kube, job, from, size, program);
+        if (problem) process.stderr.write(`${program}: warning: ${problem}; new ranks that an earlier shrink drained stay drained\n`);
+      }
       const { setHeaderOptions, PatchStrategy } = kube.lib;
       await request(kube, { verb: 'patch', resource: 'jobs', name: jobName }, () => kube.batch.patchNamespacedJob(
         { name: jobName, namespace: kube.namespace, body: { spec: { parallelism: size, completions: size } } },

@@ -69,6 +69,7 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerTa
     completeWorkers: r.completeWorkers,
     // Without successPolicy a worker's clean exit is how its index completes.
     workerRejoins: r.features.successPolicy && !r.completeWorkers,
+    elastic: r.maxSize > (r.minSize ?? r.size),
     // With successPolicy the Job reaps workers when the lead ends; otherwise bound the loop.
     workerMaxRestarts: r.features.successPolicy ? 0 : BOUNDED_WORKER_RESTARTS,
     workerRestartDelaySeconds: 5,

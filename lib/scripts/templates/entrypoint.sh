@@ -24,6 +24,9 @@ resource_encode_args=( @@RESOURCE_ENCODE_ARGS@@ )
 complete_workers=@@COMPLETE_WORKERS@@
 worker_rejoins=@@WORKER_REJOINS@@
 finished_marker=@@FINISHED_MARKER@@
+#@@IF ELASTIC@@
+released_marker=@@RELEASED_MARKER@@
+#@@END ELASTIC@@
 worker_max_restarts=@@WORKER_MAX_RESTARTS@@
 worker_restart_delay=@@WORKER_RESTART_DELAY_SECONDS@@
 flux_view_script=@@FLUX_VIEW_SCRIPT@@
@@ -599,6 +602,10 @@ run_lead() {
 run_worker() {
   run_hook workerPre "$hook_worker_pre"
   local restarts=0 starts=0 status
+#@@IF ELASTIC@@
+  # Left by an earlier run of this container: this rank is not given up now.
+  rm -f -- "$released_marker"
+#@@END ELASTIC@@
 #@@IF WORKER_RC@@
   # On a verified Flux install the worker's rc1 and rc3 run without Python (worker-rc.sh): a
   # Python flux-modprobe per worker was most of a cluster's start and stop on shared CPUs.
@@ -683,5 +690,13 @@ fi
 # lead would complete the Job. Exiting 128+N instead lets the Job's DisruptionTarget rule replace it.
 if [ "$stopping" = true ]; then
   exit_status=$stop_code
+#@@IF ELASTIC@@
+  # A worker whose rank a shrink released (drained and idle in Flux, then the Job gave its index up
+  # and deleted this pod): no failure, and 143 would fail the Job by its podFailurePolicy.
+  if [ "$rank" -gt 0 ] && [ -e "$released_marker" ]; then
+    say "rank $rank was released by a shrink of the cluster: exiting 0"
+    exit_status=0
+  fi
+#@@END ELASTIC@@
 fi
 exit "$exit_status"
