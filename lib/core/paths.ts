@@ -56,6 +56,8 @@ export function fluxPaths(mountPath: string) {
     runDir: `${config}/run/flux`,
     /** Left on every rank by the lead's program once it ended: its workers need not wait for another lead. */
     finishedMarker: `${config}/instance-finished`,
+    /** Left on a worker by the autoscaler's agent once its rank is drained and idle: stopped now, it exits 0 (its index was given up). */
+    autoscaleReleasedMarker: `${config}/autoscale-released`,
     localUri: `local://${config}/run/flux/local`,
     /** The Flux environment file the entrypoint writes (`. <mountPath>/flux-view.sh`). */
     viewScript: `${root}/flux-view.sh`,

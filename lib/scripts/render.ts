@@ -78,6 +78,7 @@ export function renderScripts(model: ScriptModel): { [configMapKey: string]: str
         AUTOSCALE_DIR: model.autoscale.dir,
         PERIOD_SECONDS: model.autoscale.periodSeconds,
         DRAIN_REASON,
+        RELEASED_MARKER: fluxPaths(model.mountPath).autoscaleReleasedMarker,
       },
       flags: {},
     });
@@ -165,6 +166,7 @@ function renderEntrypoint(model: ScriptModel): string {
       LEAD_PROGRAM_SCRIPT: `${model.scriptsDir}/${LEAD_PROGRAM_SCRIPT_KEY}`,
       INIT_SCRIPT: `${model.scriptsDir}/${INIT_SCRIPT_KEY}`,
       AUTOSCALE_AGENT_SCRIPT: `${model.scriptsDir}/${AUTOSCALE_AGENT_SCRIPT_KEY}`,
+      RELEASED_MARKER: fluxPaths(model.mountPath).autoscaleReleasedMarker,
     },
     flags: {
       STRICT: model.strict,

@@ -3,10 +3,12 @@
  *
  * Grow: jobs wait in Flux's queue and the nodes they need (beside the busy ones) are more than the
  * Job has: the Job grows, at most to maxSize, at once.
- * Shrink: no job waits and the top ranks have been idle for idleSeconds: an Indexed Job gives up its
+ * Shrink: no job waits and the top ranks have been idle for idleSeconds (no job on them, and no job
+ * started or ended anywhere since): an Indexed Job gives up its
  * highest indexes, so only ranks above the highest busy one can go, never below minSize. They are
  * drained in Flux first (no new job lands there), and the Job shrinks only once Flux says they are
- * drained and idle (`drained`, not `draining`): a broker that runs a job is never stopped. A job
+ * drained and idle (`drained`, not `draining`) and the agent marked them released: a broker that
+ * runs a job is never stopped, and a released worker ends with 0, not as a failure. A job
  * that arrives meanwhile cancels the shrink (the ranks are undrained).
  */
 import { FluxState, nodesNeeded } from './flux-state';
@@ -53,7 +55,9 @@ export function decide(state: FluxState, job: JobView, limits: Limits, memory: M
   const up = new Set(state.up);
   const busy = new Set([...state.allocated, ...state.draining]);
   const lastBusy: Record<number, number> = {};
-  for (let r = 0; r < par; r++) lastBusy[r] = busy.has(r) ? now : (memory.lastBusy[r] ?? now);
+  // A rank is busy while it runs a job; the idle time of every rank also counts from the last job
+  // event (a job that started and ended between two snapshots was never seen allocated).
+  for (let r = 0; r < par; r++) lastBusy[r] = busy.has(r) ? now : Math.max(memory.lastBusy[r] ?? now, Math.min(state.lastJobEvent, now));
   const next: Memory = { lastBusy };
   // Ranks the autoscaler keeps drained for a size `goal`: those above it whose broker is still up.
   const drainAbove = (goal: number) => state.up.filter((r) => r >= goal);
@@ -86,7 +90,8 @@ export function decide(state: FluxState, job: JobView, limits: Limits, memory: M
   while (target - 1 >= floor && now - lastBusy[target - 1] >= limits.idleSeconds) target--;
   if (target < par) {
     const leaving = Array.from({ length: par - target }, (_, i) => target + i);
-    const notIdle = leaving.filter((r) => up.has(r) && !state.drained.includes(r));
+    // Up ranks must be drained, idle, and marked released (their worker then exits 0 when deleted).
+    const notIdle = leaving.filter((r) => up.has(r) && !(state.drained.includes(r) && state.released.includes(r)));
     const span = formatIdset(leaving);
     if (notIdle.length === 0) {
       return result('shrink', target, drainAbove(target), `no job waits and ranks ${span} are drained and idle (idle ${limits.idleSeconds} s): shrinking ${par} -> ${target}${tooBigNote}`);

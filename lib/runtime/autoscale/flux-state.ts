@@ -28,6 +28,10 @@ export interface FluxState {
   readonly draining: number[];
   /** Ranks the agent drained for the autoscaler (reason DRAIN_REASON). */
   readonly autoscaleDrained: number[];
+  /** Drained, idle ranks the agent marked released: their worker exits 0 when its pod is deleted. */
+  readonly released: number[];
+  /** When a job last changed state (seconds since the epoch; 0: none seen): a job may start and end between two snapshots. */
+  readonly lastJobEvent: number;
   /** Cores of each node in R. */
   readonly coresPerNode: number;
   readonly pending: PendingJob[];
@@ -68,7 +72,9 @@ export function parseFluxState(text: string): FluxState {
     drained: ranks('drained'),
     draining: ranks('draining'),
     autoscaleDrained: ranks('autoscaleDrained'),
+    released: ranks('released'),
     coresPerNode: Math.max(1, num('coresPerNode')),
+    lastJobEvent: num('lastJobEvent'),
     pending,
   };
 }

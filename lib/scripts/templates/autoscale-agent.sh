@@ -3,7 +3,9 @@
 # lib/scripts/templates/autoscale-agent.sh). The lead's entrypoint starts it in the background, in
 # the Flux container, which has no API token. Every few seconds it writes Flux's queue and resources
 # to a file the autoscaler sidecar reads, and drains or undrains the ranks the autoscaler names,
-# so that the Job only gives up brokers Flux has emptied. It decides nothing itself.
+# so that the Job only gives up brokers Flux has emptied. Once such a rank is drained and idle it
+# leaves a marker on that worker (released_marker), so that the worker exits 0 when the Job deletes
+# its pod; the autoscaler shrinks the Job only over released ranks. It decides nothing itself.
 
 script_name=autoscale-agent
 quiet=@@QUIET@@
@@ -11,6 +13,7 @@ flux_view_file=@@FLUX_VIEW_FILE@@
 dir=@@AUTOSCALE_DIR@@
 period=@@PERIOD_SECONDS@@
 drain_reason=@@DRAIN_REASON@@
+released_marker=@@RELEASED_MARKER@@
 # A full snapshot at least this often, even when no job changed state (brokers join and leave).
 full_every=10
 
@@ -42,13 +45,17 @@ comma_list() {
   printf '%s' "$*"
 }
 
-# Ranks by state from the last snapshot, as idsets (comma-joined parts).
-up='' drained='' draining='' ours='' any_drained=''
+# Ranks by state from the last snapshot, as idsets (comma-joined parts); released: the ranks
+# marked released, as this agent left them.
+up='' drained='' draining='' ours='' any_drained='' released='' cores_per_node=''
+# When a job last changed state (submitted, started, ended): a job shorter than a period is never
+# seen allocated, and the idle time counts from its end.
+last_job_event=0
 
 # Writes Flux's state to $1 as JSON: ranks up, allocated, drained (idle), draining (busy), drained
 # for the autoscaler, cores per node, and the jobs waiting in the queue (held ones left out).
 write_snapshot() {
-  local out=$1 state ranks reason nnodes ncores allocated='' total_nodes=0 total_cores=0 id urgency pending='' lines
+  local file=$1 state ranks reason nnodes ncores allocated total_nodes total_cores id urgency pending='' lines
   up='' drained='' draining='' ours='' any_drained=''
   lines=$(flux resource status -no '{state}|{ranks}|{reason}') || return 1
   while IFS='|' read -r state ranks reason; do
@@ -68,14 +75,14 @@ write_snapshot() {
       fi
     fi
   done <<< "$lines"
-  lines=$(flux resource list -no '{state}|{ranks}|{nnodes}|{ncores}') || return 1
-  while IFS='|' read -r state ranks nnodes ncores; do
-    if [ "$state" = allocated ] && [ -n "$ranks" ]; then
-      allocated="${allocated:+$allocated,}$ranks"
-    fi
-    total_nodes=$((total_nodes + ${nnodes:-0}))
-    total_cores=$((total_cores + ${ncores:-0}))
-  done <<< "$lines"
+  allocated=$(flux resource list -s allocated -no '{ranks}') || return 1
+  # Every node of R, whatever its state (a partly allocated node is both free and allocated); R
+  # does not change, so once.
+  if [ -z "$cores_per_node" ]; then
+    IFS='|' read -r total_nodes total_cores < <(flux resource list -s all -no '{nnodes}|{ncores}') || return 1
+    [[ $total_nodes =~ ^[1-9][0-9]*$ && $total_cores =~ ^[0-9]+$ ]] || return 1
+    cores_per_node=$((total_cores / total_nodes > 0 ? total_cores / total_nodes : 1))
+  fi
   lines=$(flux jobs -f sched -no '{id.dec}|{nnodes}|{ncores}|{urgency}') || return 1
   while IFS='|' read -r id nnodes ncores urgency; do
     if [ -z "$id" ] || [ "$urgency" = 0 ]; then
@@ -83,21 +90,29 @@ write_snapshot() {
     fi
     pending="${pending:+$pending,}{\"id\":\"$id\",\"nnodes\":\"${nnodes// /}\",\"ncores\":\"${ncores// /}\"}"
   done <<< "$lines"
-  printf '{"time":%s,"up":"%s","allocated":"%s","drained":"%s","draining":"%s","autoscaleDrained":"%s","coresPerNode":%s,"pending":[%s]}\n' \
-    "${EPOCHSECONDS:-$(date +%s)}" "$up" "$allocated" "$drained" "$draining" "$ours" \
-    "$((total_nodes > 0 ? total_cores / total_nodes : 1))" "$pending" > "$out"
+  printf '{"time":%s,"up":"%s","allocated":"%s","drained":"%s","draining":"%s","autoscaleDrained":"%s","released":"%s","coresPerNode":%s,"lastJobEvent":%s,"pending":[%s]}\n' \
+    "${EPOCHSECONDS:-$(date +%s)}" "$up" "$allocated" "$drained" "$draining" "$ours" "$released" \
+    "$cores_per_node" "$last_job_event" "$pending" > "$file"
 }
 
 # Drains the ranks the autoscaler names in $1 that are not drained yet, and undrains the ranks it
-# drained before and no longer names. Drains made by anyone else are never undone.
+# drained before and no longer names. Drains made by anyone else are never undone. Then marks the
+# named ranks that are drained and idle as released, and unmarks the others. Returns 0 when it
+# changed something, 1 when not, 2 on a failure.
 apply_drains() {
-  local r add=() remove=()
-  local -A wanted=() drained_now=()
+  local r add=() remove=() mark=() unmark=() keep=()
+  local -A wanted=() drained_now=() idle=() is_up=() kept=()
   for r in $(expand_idset "$1"); do
     wanted[$r]=1
   done
   for r in $(expand_idset "$any_drained"); do
     drained_now[$r]=1
+  done
+  for r in $(expand_idset "$drained"); do
+    idle[$r]=1
+  done
+  for r in $(expand_idset "$up"); do
+    is_up[$r]=1
   done
   for r in $(expand_idset "$1"); do
     if [ -z "${drained_now[$r]:-}" ]; then
@@ -109,14 +124,39 @@ apply_drains() {
       remove+=("$r")
     fi
   done
+  # A rank whose broker left has no marker any more (a new pod starts without one).
+  for r in $(expand_idset "$released"); do
+    if [ -n "${is_up[$r]:-}" ]; then
+      if [ -n "${wanted[$r]:-}" ]; then
+        keep+=("$r")
+        kept[$r]=1
+      else
+        unmark+=("$r")
+      fi
+    fi
+  done
+  for r in $(expand_idset "$1"); do
+    if [ -n "${idle[$r]:-}" ] && [ -n "${is_up[$r]:-}" ] && [ -z "${kept[$r]:-}" ]; then
+      mark+=("$r")
+    fi
+  done
   if [ "${#add[@]}" -gt 0 ]; then
     say "draining ranks $(comma_list "${add[@]}") for the autoscaler"
-    flux resource drain "$(comma_list "${add[@]}")" "$drain_reason" || return 1
+    flux resource drain "$(comma_list "${add[@]}")" "$drain_reason" || return 2
   fi
   if [ "${#remove[@]}" -gt 0 ]; then
     say "undraining ranks $(comma_list "${remove[@]}") for the autoscaler"
-    flux resource undrain "$(comma_list "${remove[@]}")" || return 1
+    flux resource undrain "$(comma_list "${remove[@]}")" || return 2
   fi
+  if [ "${#unmark[@]}" -gt 0 ]; then
+    flux exec -n -r "$(comma_list "${unmark[@]}")" rm -f -- "$released_marker" || return 2
+  fi
+  if [ "${#mark[@]}" -gt 0 ]; then
+    say "ranks $(comma_list "${mark[@]}") are drained and idle: marking them released"
+    flux exec -n -r "$(comma_list "${mark[@]}")" touch -- "$released_marker" || return 2
+  fi
+  released=$(comma_list "${keep[@]}" "${mark[@]}")
+  [ $((${#add[@]} + ${#remove[@]} + ${#unmark[@]} + ${#mark[@]})) -gt 0 ]
 }
 
 # Writes the snapshot through a temp file and a rename: the autoscaler never reads half of one.
@@ -129,7 +169,7 @@ publish_snapshot() {
   return 1
 }
 
-last_stats='' next_full=0 applied='' said='' want='' stats='' decision=''
+last_stats='' next_full=0 applied='' said='' want='' stats='' decision='' status=0
 while true; do
   # `flux job stats` is C and cheap: the Python snapshot runs only when jobs changed state, a
   # drain is asked for, or every full_every seconds.
@@ -139,13 +179,21 @@ while true; do
       read -r want < "$dir/drain" || true
     fi
     [[ $want =~ ^[0-9,-]*$ ]] || want=''
+    if [ "$stats" != "$last_stats" ]; then
+      last_job_event=${EPOCHSECONDS:-$(date +%s)}
+    fi
     if [ "$stats" != "$last_stats" ] || [ "$SECONDS" -ge "$next_full" ] || [ "$want" != "$applied" ]; then
       if publish_snapshot; then
         last_stats=$stats
         next_full=$((SECONDS + full_every))
-        if [ "$want" != "$applied" ] && apply_drains "$want"; then
+        status=0
+        apply_drains "$want" || status=$?
+        if [ "$status" -ne 2 ]; then
           applied=$want
-          # Show the autoscaler the drains at once.
+        fi
+        # Show the autoscaler what changed at once (a job ending on a draining rank changes the
+        # job stats, which brings the next snapshot too).
+        if [ "$status" -ne 1 ]; then
           next_full=0
         fi
       fi

@@ -64,6 +64,7 @@ submit_flags=@@SUBMIT_FLAGS@@
 #@@END SUBMIT_FLAGS@@
 #@@IF AUTOSCALE@@
 autoscale_agent_script=@@AUTOSCALE_AGENT_SCRIPT@@
+released_marker=@@RELEASED_MARKER@@
 #@@END AUTOSCALE@@
 #@@IF LEAD_BATCH@@
 batch_text=@@BATCH_TEXT@@
@@ -597,6 +598,10 @@ run_lead() {
 run_worker() {
   run_hook workerPre "$hook_worker_pre"
   local restarts=0 starts=0 status
+#@@IF AUTOSCALE@@
+  # Left by an earlier run of this container: this rank is not given up now.
+  rm -f -- "$released_marker"
+#@@END AUTOSCALE@@
 #@@IF WORKER_RC@@
   # On a verified Flux install the worker's rc1 and rc3 run without Python (worker-rc.sh): a
   # Python flux-modprobe per worker was most of a cluster's start and stop on shared CPUs.
@@ -686,5 +691,13 @@ fi
 # lead would complete the Job. Exiting 128+N instead lets the Job's DisruptionTarget rule replace it.
 if [ "$stopping" = true ]; then
   exit_status=$stop_code
+#@@IF AUTOSCALE@@
+  # A worker the autoscaler gave up: Flux drained it and it ran nothing, then the Job was shrunk and
+  # deleted this pod. That is no failure, and 143 would fail the Job (its podFailurePolicy).
+  if [ "$rank" -gt 0 ] && [ -e "$released_marker" ]; then
+    say "rank $rank was drained and released by the autoscaler: the Job gave it up, exiting 0"
+    exit_status=0
+  fi
+#@@END AUTOSCALE@@
 fi
 exit "$exit_status"
