@@ -362,6 +362,26 @@ describe('entrypoint.sh, signals', () => {
     expect(fs.existsSync(path.join(sandbox.home, 'post-ran'))).toBe(true);
   });
 
+  test.each([
+    ['a worker', 'flux-sample-1', 0],
+    ['the lead', 'flux-sample-0', 143],
+  ])('GIVEN autoscale and %s (%s) the agent marked released (drained, idle) WHEN the shrunk Job deletes its pod THEN it exits %s', async (_, hostname, code) => {
+    // GIVEN an autoscaled cluster whose broker runs; the agent leaves the marker while it runs
+    const model = sampleModel(sandbox, { autoscale: { dir: path.join(sandbox.home, 'autoscale'), periodSeconds: 2 } });
+    const scripts = renderScripts(model);
+    expect(sandbox.runInit(scripts).status).toBe(0);
+    const marker = fluxPaths(model.mountPath).autoscaleReleasedMarker;
+    const { child, done } = sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname, onStart: `touch ${shellQuote(marker)}; ${BLOCK_UNTIL_TERM}` });
+    await sandbox.waitForCallFile('blocking', child);
+    // WHEN the pod is deleted
+    child.kill('SIGTERM');
+    const result = await done;
+    // THEN a released worker ends with 0: its index was given up, not failed (143 would fail the
+    // Job through its podFailurePolicy); the lead is never released
+    expect(result.status).toBe(code);
+    if (code === 0) expect(result.stdout).toContain('rank 1 was drained and released by the autoscaler: the Job gave it up, exiting 0');
+  });
+
   test.each([true, false])('GIVEN strict=%s THEN the first commands trap TERM and INT: bash as PID 1 drops an untrapped signal, and a pod deleted as it starts would wait out its grace period', (strict) => {
     // GIVEN the rendered entrypoint, as the container's PID 1 runs it
     const text = renderScripts(sampleModel(sandbox, { strict }))['entrypoint.sh'];

@@ -19,6 +19,10 @@ full_every=10
 
 #@@INCLUDE messages.sh@@
 
+# The entrypoint stops the agent once the lead broker exited: at once, not after the current pause.
+sleeper=''
+trap 'if [ -n "$sleeper" ]; then kill "$sleeper" 2>/dev/null; fi; exit 0' TERM
+
 # shellcheck source=/dev/null # written by the entrypoint before it starts this script
 . "$flux_view_file" || fail "cannot read $flux_view_file"
 # shellcheck disable=SC2154 # fluxsocket comes from flux-view.sh
@@ -207,5 +211,9 @@ while true; do
       said=$decision
     fi
   fi
-  sleep "$period"
+  # In the background without output, so that the trap runs at once and no pipe is held open.
+  sleep "$period" > /dev/null 2>&1 &
+  sleeper=$!
+  wait "$sleeper" || true
+  sleeper=''
 done

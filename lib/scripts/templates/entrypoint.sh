@@ -673,8 +673,12 @@ if [ "$rank" -eq 0 ]; then
   # The autoscaler's Flux agent: it reports Flux's queue and resources to the autoscaler sidecar
   # and drains the ranks it names. It waits for the broker by itself, and ends with this container.
   bash "$autoscale_agent_script" &
+  autoscale_agent_pid=$!
 #@@END AUTOSCALE@@
   run_lead
+#@@IF AUTOSCALE@@
+  kill "$autoscale_agent_pid" 2>/dev/null || true
+#@@END AUTOSCALE@@
 else
   run_worker
 fi
