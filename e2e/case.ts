@@ -45,6 +45,8 @@ export interface Expectation {
    * earlier than that.
    */
   readonly readyMeansConnected?: { readonly lateRank: number; readonly lateSeconds: number };
+  /** The Job's parallelism never goes above this (an autoscaled Job and its maxSize); read on a real cluster only. */
+  readonly maxParallelism?: number;
   /** The run is ended this many seconds after it started (a state to leave the cluster in, e.g. before its namespace is deleted). */
   readonly stopAfterSeconds?: number;
   /** No broker may start: the Job ends before Flux (a view that is not there), or its pods are never scheduled. @default false */

@@ -91,7 +91,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
   });
   const during: string[] = [];
   if (expect.exec) {
-    during.push(...await execSteps(c, expect, run, facts, timeout, () => ended));
+    during.push(...await execSteps(c, expect, run, facts, timeout, () => ended, path.join(dir, 'exec.log')));
     run.interrupt();
   } else if (expect.stopAfterSeconds !== undefined) {
     await until(() => false, expect.stopAfterSeconds, () => ended);
@@ -171,7 +171,7 @@ function imageRoots(c: E2eCase, dir: string): Record<string, string> | undefined
 }
 
 /** The case's `kubectl exec` steps in the lead's Flux container, once every broker is up. */
-async function execSteps(c: E2eCase, expect: Expectation, run: JobRun, facts: JobFacts, timeout: number, ended: () => boolean): Promise<string[]> {
+async function execSteps(c: E2eCase, expect: Expectation, run: JobRun, facts: JobFacts, timeout: number, ended: () => boolean, log: string): Promise<string[]> {
   const wanted = expect.execAfterBrokers ?? facts.pods;
   if (!await until(() => brokersUp(run, wanted), timeout, ended)) return [`${wanted} brokers never came up, so the exec steps did not run`];
   const faults = c.faults;
@@ -181,6 +181,8 @@ async function execSteps(c: E2eCase, expect: Expectation, run: JobRun, facts: Jo
   const problems: string[] = [];
   for (const step of expect.exec ?? []) {
     const r = await run.exec(step.script, step.timeoutSeconds ?? 120);
+    // What each step printed (measured times among it), kept with the run.
+    fs.appendFileSync(log, `--- ${step.what} (exit ${r.status})\n${r.stdout}${r.stderr ? `--- stderr\n${r.stderr}` : ''}`);
     if (r.status !== 0) {
       problems.push(`exec '${step.what}' exited ${r.status}: ${r.stderr.trim()}`);
       continue;

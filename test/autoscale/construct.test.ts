@@ -68,8 +68,8 @@ describe('autoscale: what it adds', () => {
     const c = pod.initContainers.find((x: any) => x.name === AUTOSCALER_CONTAINER);
     expect(c.restartPolicy).toBe('Always');
     expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: 1000 });
-    const env = Object.fromEntries(c.env.map((e: any) => [e.name, e.value]));
-    expect(env).toMatchObject({ AUTOSCALE_JOB_NAME: 'flux-auto', AUTOSCALE_NAMESPACE: 'hpc', AUTOSCALE_MIN_SIZE: '1', AUTOSCALE_MAX_SIZE: '4', AUTOSCALE_IDLE_SECONDS: '30', AUTOSCALE_PERIOD_SECONDS: '2' });
+    const env = Object.fromEntries(c.env.map((e: any) => [e.name, e.value ?? e.valueFrom]));
+    expect(env).toMatchObject({ AUTOSCALE_JOB_NAME: 'flux-auto', AUTOSCALE_NAMESPACE: { fieldRef: { fieldPath: 'metadata.namespace' } }, AUTOSCALE_MIN_SIZE: '1', AUTOSCALE_MAX_SIZE: '4', AUTOSCALE_IDLE_SECONDS: '30', AUTOSCALE_PERIOD_SECONDS: '2' });
   });
 
   test('the lead starts the Flux agent, and the agent script is clean shell', () => {

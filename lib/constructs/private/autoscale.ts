@@ -138,13 +138,14 @@ const COMMAND = 'if [ "$JOB_COMPLETION_INDEX" = 0 ]; then exec node "$0"; fi; tr
 export function autoscalePodParts(r: ResolvedMiniCluster, a: ResolvedAutoscale, programConfigMap: string, programKey: string): AutoscalePodParts {
   const podUser = r.props.pod?.runAsUser;
   const user = podUser !== undefined && podUser !== 0 ? podUser : DEFAULT_USER;
-  const env = [
+  const env: Container['env'] = [
     { name: ENV.dir, value: AUTOSCALE_DIR },
     { name: ENV.idleSeconds, value: String(a.idleSeconds) },
     { name: ENV.jobName, value: r.name },
     { name: ENV.maxSize, value: String(a.maxSize) },
     { name: ENV.minSize, value: String(a.minSize) },
-    { name: ENV.namespace, value: r.namespace },
+    // The pod's own namespace: right also after a kustomize or GitOps namespace override.
+    { name: ENV.namespace, valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
     { name: ENV.periodSeconds, value: String(a.periodSeconds) },
     { name: ENV.tokenDir, value: TOKEN_DIR },
   ];
