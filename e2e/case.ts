@@ -13,6 +13,8 @@ export interface ExecStep {
   readonly output: RegExp[];
   /** Seconds the step may take. @default 120 */
   readonly timeoutSeconds?: number;
+  /** Lines of its output that are measurements (times), kept in the run's record and shown in docs/e2e.md. */
+  readonly measured?: RegExp;
 }
 
 /** What a user would check once the Job ran. */

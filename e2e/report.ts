@@ -71,6 +71,9 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
     const runs = f.runs ?? 1;
     return `| ${c.id} | \`${what}\` | ${{ recovers: 'every broker up again', ends: 'the Job ends', acted: 'the fault acted (the run stops before an outcome)' }[f.outcome]} | ${f.boundSeconds} | ${measured(pod.get(c.id))} | ${statusCell(c, pod.get(c.id), runs)} | ${measured(real.get(c.id))} | ${statusCell(c, real.get(c.id), runs)} |`;
   });
+  const measuredRows = cases.flatMap((c) => [['emulator', pod.get(c.id)], ['real cluster', real.get(c.id)]] as const)
+    .filter(([, r]) => r?.measured?.length)
+    .map(([where, r]) => `| ${r!.id} | ${where} | ${cell(r!.measured!.join('; '))} |`);
   const failures = [...(podemu?.results ?? []).map((r) => ['pod emulator', r] as const), ...(kube?.results ?? []).map((r) => ['real cluster', r] as const)]
     .filter(([, r]) => r.status === 'fail')
     .map(([where, r]) => [`### ${r.id} (${where})`, '', '```', ...r.problems.map((p) => p.trim()), '```', ''].join('\n'));
@@ -123,6 +126,16 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
       '| case | fault | outcome | bound (s) | emulator: fault → outcome (s) | emulator | real cluster: fault → outcome (s) | real cluster |',
       '|---|---|---|---|---|---|---|---|',
       ...faultRows,
+      '',
+    ] : []),
+    ...(measuredRows.length ? [
+      '## Measured',
+      '',
+      'What the cases measure in the running cluster, as their exec steps printed it in the last run.',
+      '',
+      '| case | target | measured |',
+      '|---|---|---|',
+      ...measuredRows,
       '',
     ] : []),
     '## Operator tests the converter refuses (by design)',

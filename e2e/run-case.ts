@@ -38,6 +38,8 @@ export interface CaseResult {
   readonly namespaceSeconds?: number;
   /** What the runner changed for the target (a real cluster's requests scaled down), for the report. */
   readonly notes?: string[];
+  /** The measurements the exec steps printed (ExecStep.measured), in step order. */
+  readonly measured?: string[];
 }
 
 /** A Job run in progress, in podemu or on a cluster. */
@@ -90,8 +92,9 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     ended = true;
   });
   const during: string[] = [];
+  const measured: string[] = [];
   if (expect.exec) {
-    during.push(...await execSteps(c, expect, run, facts, timeout, () => ended, path.join(dir, 'exec.log')));
+    during.push(...await execSteps(c, expect, run, facts, timeout, () => ended, path.join(dir, 'exec.log'), measured));
     run.interrupt();
   } else if (expect.stopAfterSeconds !== undefined) {
     await until(() => false, expect.stopAfterSeconds, () => ended);
@@ -119,6 +122,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     faultSeconds: fault ? [fault.seconds] : undefined,
     namespaceSeconds,
     notes: kube?.notes.length ? kube.notes : undefined,
+    measured: measured.length ? measured : undefined,
   };
 }
 
@@ -171,7 +175,7 @@ function imageRoots(c: E2eCase, dir: string): Record<string, string> | undefined
 }
 
 /** The case's `kubectl exec` steps in the lead's Flux container, once every broker is up. */
-async function execSteps(c: E2eCase, expect: Expectation, run: JobRun, facts: JobFacts, timeout: number, ended: () => boolean, log: string): Promise<string[]> {
+async function execSteps(c: E2eCase, expect: Expectation, run: JobRun, facts: JobFacts, timeout: number, ended: () => boolean, log: string, measured: string[]): Promise<string[]> {
   const wanted = expect.execAfterBrokers ?? facts.pods;
   if (!await until(() => brokersUp(run, wanted), timeout, ended)) return [`${wanted} brokers never came up, so the exec steps did not run`];
   const faults = c.faults;
@@ -183,6 +187,7 @@ async function execSteps(c: E2eCase, expect: Expectation, run: JobRun, facts: Jo
     const r = await run.exec(step.script, step.timeoutSeconds ?? 120);
     // What each step printed (measured times among it), kept with the run.
     fs.appendFileSync(log, `--- ${step.what} (exit ${r.status})\n${r.stdout}${r.stderr ? `--- stderr\n${r.stderr}` : ''}`);
+    if (step.measured) measured.push(...r.stdout.split('\n').filter((l) => step.measured!.test(l)));
     if (r.status !== 0) {
       problems.push(`exec '${step.what}' exited ${r.status}: ${r.stderr.trim()}`);
       continue;

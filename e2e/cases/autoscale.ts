@@ -5,13 +5,14 @@
  * --kubeconfig.
  */
 import { fluxCommandLine } from '../../lib/cli/day2/flux';
-import { AUTOSCALE_DIR, DECISION_FILE } from '../../lib/core/autoscale-contract';
+import { AUTOSCALE_DIR, AUTOSCALER_CONTAINER, DECISION_FILE, ENV } from '../../lib/core/autoscale-contract';
 import { fluxPaths } from '../../lib/core/paths';
 import { shellQuote } from '../../lib/scripts/shell-quote';
 import { E2eCase } from '../case';
-import { synthCluster } from './synth';
+import { indexedJob } from '../manifests';
+import { exampleSynth } from './examples';
 
-const NAME = 'flux-auto';
+/** examples/autoscale.ts: 1 to 4 brokers. */
 const MAX_SIZE = 4;
 /** Short, so that the case does not wait a minute for the shrink; the example keeps the default. */
 const IDLE_SECONDS = 20;
@@ -28,16 +29,17 @@ const FLUX_ENV = '. /mnt/flux/flux-view.sh && export FLUX_URI="$fluxsocket"';
 
 export function autoscaleCases(): E2eCase[] {
   return [{
-    id: 'autoscale: grows from 1 broker for -N3 and -N4 jobs, runs them, shrinks back once idle',
-    note: `size 1, maxSize ${MAX_SIZE}, autoscale idleSeconds ${IDLE_SECONDS}, interactive: flux submit -N3 then -N4 through the day-2 flux command; `
+    id: 'example autoscale, grown from 1 broker for -N3 and -N4 jobs, shrunk back once idle',
+    note: `size 1, maxSize ${MAX_SIZE}, interactive: flux submit -N3 then -N4 through the day-2 flux command; `
       + `each job's start after its submission, every job's result, and the time from the queue's last job to 1 broker again`,
-    synth: synthCluster('autoscale', 'default', NAME, {
-      size: 1,
-      maxSize: MAX_SIZE,
-      interactive: true,
-      autoscale: { idleSeconds: IDLE_SECONDS },
-      containers: [{ image: 'ubuntu:noble', resources: { requests: { cpu: '100m', memory: '128Mi' } } }],
-    }),
+    synth: exampleSynth('autoscale'),
+    patch: {
+      why: `the autoscaler's idle time ${IDLE_SECONDS} s instead of the example's 60, to keep the case short`,
+      apply: (docs) => {
+        const sidecar = indexedJob(docs).spec.template.spec.initContainers.find((c: any) => c.name === AUTOSCALER_CONTAINER);
+        sidecar.env.find((e: any) => e.name === ENV.idleSeconds).value = String(IDLE_SECONDS);
+      },
+    },
     podemu: { skip: 'podemu has no API server: the autoscaler cannot read or patch its Job there' },
     kube: { extraSeconds: 120 },
     expect: {
@@ -60,6 +62,7 @@ export function autoscaleCases(): E2eCase[] {
           ].join('\n'),
           output: [/^up at submit: 1$/m, new RegExp(`^-N3 COMPLETED, started \\d+\\.\\d s after its submission \\(at most ${START_BOUND_SECONDS} s\\)$`, 'm'), /^-N4 COMPLETED, started \d+\.\d s after its submission$/m],
           timeoutSeconds: 200,
+          measured: /^-N\d /,
         },
         {
           what: `back at 1 broker once idle ${IDLE_SECONDS} s, and no job failed`,
@@ -77,6 +80,7 @@ export function autoscaleCases(): E2eCase[] {
           output: [new RegExp(`^1 broker up \\d+\\.\\d s after the last job ended \\(idle time ${IDLE_SECONDS} s\\): within idle \\+ ${SHRINK_BOUND_SECONDS} s$`, 'm'),
             /^last decision: \S+ shrink 4 -> 1: /m, /^jobs not completed: 0$/m],
           timeoutSeconds: IDLE_SECONDS + SHRINK_BOUND_SECONDS + 60,
+          measured: /^1 broker up /,
         },
       ],
       // The lead's log says each resize. A worker the shrink stopped with a failure would have failed

@@ -142,7 +142,7 @@ export class MiniCluster extends Construct {
     if (handshakeProgram) this.job.node.addDependency(handshakeProgram.configMap);
     if (autoscaleProgram) {
       // Its RBAC and program exist before the pods that use them.
-      const rbac = autoscalerRbac(jobName, namespace, this.metadata('', 'autoscaler').labels)
+      const rbac = autoscalerRbac(jobName, namespace, sortKeys(commonLabels(name, 'autoscaler')))
         .map((o) => new ApiObject(this, `Autoscaler${o.kind}`, o));
       this.job.node.addDependency(autoscaleProgram.configMap, ...rbac);
     }
