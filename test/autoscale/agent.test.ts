@@ -16,7 +16,7 @@ case "$1 $2" in
   'job stats') cat "$FAKE/stats" ;;
   'resource status') cat "$FAKE/status" ;;
   'resource list') if [[ " $* " == *' -s all '* ]]; then echo '4|8'; else cat "$FAKE/allocated"; fi ;;
-  'jobs -f') cat "$FAKE/jobs" ;;
+  'jobs -A') cat "$FAKE/jobs" ;;
 esac
 `;
 

@@ -43,6 +43,16 @@ expand_idset() {
   printf '%s' "${out[*]}"
 }
 
+# Runs a Flux command that reaches other brokers, bounded where the image has timeout(1): a broker
+# that does not answer must not stop the snapshots (the autoscaler then decides nothing).
+bounded() {
+  if command -v timeout > /dev/null; then
+    timeout 30 "$@"
+  else
+    "$@"
+  fi
+}
+
 # Joins its arguments with commas: an idset Flux accepts.
 comma_list() {
   local IFS=,
@@ -87,7 +97,8 @@ write_snapshot() {
     [[ $total_nodes =~ ^[1-9][0-9]*$ && $total_cores =~ ^[0-9]+$ ]] || return 1
     cores_per_node=$((total_cores / total_nodes > 0 ? total_cores / total_nodes : 1))
   fi
-  lines=$(flux jobs -f sched -no '{id.dec}|{nnodes}|{ncores}|{urgency}') || return 1
+  # Every user's jobs (-A): flux jobs lists only its caller's by default.
+  lines=$(flux jobs -A -f sched -no '{id.dec}|{nnodes}|{ncores}|{urgency}') || return 1
   while IFS='|' read -r id nnodes ncores urgency; do
     if [ -z "$id" ] || [ "$urgency" = 0 ]; then
       continue
@@ -153,11 +164,11 @@ apply_drains() {
     flux resource undrain "$(comma_list "${remove[@]}")" || return 2
   fi
   if [ "${#unmark[@]}" -gt 0 ]; then
-    flux exec -n -r "$(comma_list "${unmark[@]}")" rm -f -- "$released_marker" || return 2
+    bounded flux exec -n -r "$(comma_list "${unmark[@]}")" rm -f -- "$released_marker" || return 2
   fi
   if [ "${#mark[@]}" -gt 0 ]; then
     say "ranks $(comma_list "${mark[@]}") are drained and idle: marking them released"
-    flux exec -n -r "$(comma_list "${mark[@]}")" touch -- "$released_marker" || return 2
+    bounded flux exec -n -r "$(comma_list "${mark[@]}")" touch -- "$released_marker" || return 2
   fi
   released=$(comma_list "${keep[@]}" "${mark[@]}")
   [ $((${#add[@]} + ${#remove[@]} + ${#unmark[@]} + ${#mark[@]})) -gt 0 ]
