@@ -7,6 +7,7 @@
  * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX). SCALE_RUNS sets the runs (default 3),
  * SCALE_CASES the cases as size:source pairs (default 16:image-volume,16:copy-to-disk,
  * 64:image-volume,64:copy-to-disk,128:image-volume).
+ * With `-- --kubeconfig FILE [--context NAME]` it runs on that cluster instead (scale/kube.ts).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -15,6 +16,7 @@ import { scaleCluster } from '../e2e/cases/scale';
 import { certificateSecret } from '../e2e/certificate';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { RssSampler } from './bringup/rss';
+import { kubeScale } from './scale/kube';
 import { phaseCells, phases } from './bringup/phases';
 import { median } from './stats';
 import { printTable } from './table';
@@ -89,7 +91,12 @@ function firstTryCell(rows: readonly Row[]): string {
   return `${seen.filter((r) => r.firstTry === 1).length} of ${seen.length}${unseen ? ` (${unseen} run${unseen > 1 ? 's' : ''}: no connection seen)` : ''}`;
 }
 
-async function main(): Promise<void> {
+async function main(argv: string[]): Promise<void> {
+  const flag = (name: string) => argv[argv.indexOf(name) + 1];
+  if (argv.includes('--kubeconfig')) {
+    await kubeScale(flag('--kubeconfig'), argv.includes('--context') ? flag('--context') : undefined, CASES, RUNS, WORK);
+    return;
+  }
   const engines = findEngines();
   if (engines.missing.length) {
     console.log(`bench:scale skipped: ${engines.missing.join('; ')}`);
@@ -119,7 +126,7 @@ async function main(): Promise<void> {
   printTable(['pods', 'view', 'last pod created', 'init containers done', 'Flux container started', 'broker started', 'brokers connected', 'Job success'], 'rlrrrrrr', phaseRows);
 }
 
-main().catch((e) => {
+main(process.argv.slice(2)).catch((e) => {
   console.error(e);
   process.exitCode = 1;
 });

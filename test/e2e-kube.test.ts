@@ -19,7 +19,7 @@ import { imagesIn } from '../e2e/kube/images';
 import { caseNamespace, moveToNamespace, podSecurityLabels } from '../e2e/kube/namespace';
 import { makesOwnCertificate } from '../e2e/kube/objects';
 import { PodSeen, jobVerdict, observePod, podRecord } from '../e2e/kube/record';
-import { crashCommand, parseFaults } from '../e2e/kube/run';
+import { crashCommand, instanceUp, parseFaults } from '../e2e/kube/run';
 import { execExitCode } from '../e2e/kube/target';
 import { volumePlan } from '../e2e/kube/volumes';
 import { jobFacts, readDocs } from '../e2e/manifests';
@@ -157,6 +157,21 @@ describe('a polled run as podemu records it', () => {
     expect(problems).toEqual([expect.stringContaining('lead output differs')]);
     fs.writeFileSync(path.join(dir, 'c-0-aaaaa', 'flux-sample.0.log'), 'hello world\n');
     expect(checkRun({ expect: { result: 'Succeeded', leadOutputExactly: 'hello world' }, summary, logs: dir, runner: 'flux-sample', pods: 1 })).toEqual([]);
+  });
+});
+
+describe('when the instance was up', () => {
+  const broker = (up: number | null) => ({ broker: { up } });
+  test('GIVEN the lead\'s log dated every broker THEN the last broker up counts, not the pods\' Ready times', () => {
+    expect(instanceUp([broker(2.1), broker(3.4), broker(2.9)], true, 8.0)).toBe(3.4);
+  });
+  test('GIVEN the log missed a broker THEN there is no time, rather than an early one', () => {
+    expect(instanceUp([broker(2.1), broker(null)], true, 8.0)).toBeNull();
+    expect(instanceUp([], true, 8.0)).toBeNull();
+  });
+  test('GIVEN no log followed THEN the last first-Ready time counts', () => {
+    expect(instanceUp([broker(null)], false, 8.0)).toBe(8.0);
+    expect(instanceUp([], false, null)).toBeNull();
   });
 });
 

@@ -76,7 +76,7 @@ describe('MiniCluster', () => {
   });
 
   test('the runner is named after the cluster, runs the entrypoint and mounts view, scripts and certificate', () => {
-    const { job } = synth();
+    const { job, configMap } = synth();
     const pod = job.spec.template.spec;
     const runner = pod.containers[0];
     expect(runner.name).toBe('flux-sample');
@@ -87,7 +87,11 @@ describe('MiniCluster', () => {
       { name: 'flux-curve-cert', mountPath: '/etc/flux-curve', readOnly: true },
       { name: 'flux-software', mountPath: '/opt/software' },
       { name: 'flux-handshake', mountPath: '/mnt/flux-handshake', readOnly: true },
+      { name: 'flux-handshake', mountPath: '/mnt/flux-runner', subPath: 'runner' },
     ]);
+    // AND the handshake sidecar watches for the file the runner leaves there as it exits
+    expect(initContainer(job, 'flux-handshake').command).toContain('--runner-exit-file=/mnt/flux-handshake/runner/exited');
+    expect(configMap.data['entrypoint.sh']).toContain(`runner_exit_file='/mnt/flux-runner/exited'`);
     // AND the handshake sidecar starts first, so it runs while the view init container copies Flux
     expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake', 'flux-view']);
     expect(initContainer(job, 'flux-view').image).toBe('ghcr.io/converged-computing/flux-view-ubuntu:tag-noble');
@@ -468,7 +472,7 @@ describe('MiniCluster', () => {
   test('a changed mount path moves every Flux path with it', () => {
     const { job, configMap } = synth({ ...hello, flux: { container: { mountPath: '/opt/flux' } } });
     expect(job.spec.template.spec.containers[0].volumeMounts[0]).toEqual({ name: 'flux-view', mountPath: '/opt/flux' });
-    for (const text of Object.values<string>(configMap.data)) expect(text).not.toMatch(/\/mnt\/flux(?!-handshake)/);
+    for (const text of Object.values<string>(configMap.data)) expect(text).not.toMatch(/\/mnt\/flux(?!-handshake|-runner)/);
   });
 
   test('output size and object count do not grow with cluster size', () => {
@@ -579,6 +583,10 @@ describe('MiniCluster hosts handshake', () => {
     expect(init28.restartPolicy).toBeUndefined();
     expect(init28.startupProbe).toBeUndefined();
     expect(init28.command).toEqual(expect.arrayContaining(['--lifecycle=init', '--mode=rendezvous']));
+    // AND an init container ends by itself: no exit file to watch, no volume for it, no trap in the entrypoint
+    expect(init28.command.some((a: string) => a.startsWith('--runner-exit-file'))).toBe(false);
+    expect(v28.job.spec.template.spec.containers[0].volumeMounts.map((m: any) => m.mountPath)).not.toContain('/mnt/flux-runner');
+    expect(v28.configMap.data['entrypoint.sh']).not.toContain('runner_exit_file');
     // AND its rendezvous Service also reaches rank 0's broker port, which a pod that comes later probes
     const rdv28 = v28.docs.find((d) => d.kind === 'Service' && d.metadata.name === 'flux-sample-rendezvous');
     expect(rdv28.spec.ports).toEqual([

@@ -138,7 +138,8 @@ describe('runtime programs: one shared, content-hashed ConfigMap per program, na
   });
 
   test('sizes: one 4-pod cluster\'s own objects are at most 40 KB of YAML, and ten clusters cost far less than ten times one', () => {
-    const yamlOf = (docs: any[]) => Buffer.byteLength(Yaml.stringify(...docs));
+    // Every document, as a multi-document file has them (Yaml.stringify takes one value).
+    const yamlOf = (docs: any[]) => Buffer.byteLength(docs.map((d) => Yaml.stringify(d)).join('---\n'));
     const one = Testing.synth(chartOf(Testing.app(), 'c', ['flux-0']));
     const ten = Testing.synth(chartOf(Testing.app(), 'c', tenNames));
     const own = yamlOf(one.filter((d) => !isProgram(d)));

@@ -67,6 +67,16 @@ export function crashCommand(isRunner: boolean, proc = '/proc'): string[] {
   return ['/bin/sh', '-c', script, proc];
 }
 
+/**
+ * When every broker was up: from the lead's log when it dated the brokers (the last rank's `up`;
+ * null when one is missing), else from the pods' first Ready times.
+ */
+export function instanceUp(records: ReadonlyArray<{ broker?: { up: number | null } | null }>, fromLog: boolean, lastReady: number | null): number | null {
+  if (!fromLog) return lastReady;
+  const ups = records.map((r) => r.broker?.up ?? null);
+  return ups.length > 0 && ups.every((u) => u !== null) ? Math.max(...(ups as number[])) : null;
+}
+
 export class KubeRun {
   private readonly seen = new Map<string, PodSeen>();
   private readonly timeline: string[] = [];
@@ -190,7 +200,7 @@ export class KubeRun {
       reason: verdict?.reason ?? (this.interrupted ? null : `runner timeout: no Job verdict after ${this.o.timeout} s`),
       wall_time_s: verdict?.result === 'Succeeded' ? verdictAt : null,
       apply_to_success_s: verdict?.result === 'Succeeded' ? verdictFromApply : null,
-      flux_instance_up_s: ready.length ? Math.max(...pods.map((p) => p.readyAt[0] ?? 0)) : null,
+      flux_instance_up_s: instanceUp(records, dated.size > 0, ready.length > 0 ? Math.max(...pods.map((p) => p.readyAt[0] ?? 0)) : null),
       pods: records,
       faults: this.faults,
       broker_times: dated.size ? 'broker log' : 'ready',

@@ -20,7 +20,7 @@ import { addGitOpsAnnotations, jobLabels, runJobName, withSuspend } from './priv
 import { networkPolicyManifest } from './private/network-policy';
 import { podSecuritySettings, securePodTemplate } from './private/pod-security';
 import { renderScripts } from '../scripts/render';
-import { HANDSHAKE_PROGRAM, HandshakeLifecycle, rendezvousServiceName } from '../core/handshake-contract';
+import { HANDSHAKE_PROGRAM, HandshakeLifecycle, rendezvousServiceName, RUNNER_EXITED_FILE } from '../core/handshake-contract';
 import { HandshakeParts, handshakeEnabled, handshakeParts, rendezvousService } from './private/handshake';
 import { CERTGEN_PROGRAM, sharedRuntimeProgram } from './private/runtime-programs';
 import { AUTOSCALE_PROGRAM, AutoscalePodParts, autoscalePodParts, autoscalerRbac, resolveAutoscale } from './private/autoscale';
@@ -241,7 +241,7 @@ export class MiniCluster extends Construct {
     const toml = this.brokerConfig.toToml();
     const hs = this.handshake;
     const handshake = hs
-      ? { dir: hs.wiring.outDir, waitSeconds: hs.scriptWaitSeconds, resolveParent: hs.lifecycle === HandshakeLifecycle.INIT }
+      ? { dir: hs.wiring.outDir, waitSeconds: hs.scriptWaitSeconds, resolveParent: hs.lifecycle === HandshakeLifecycle.INIT, exitFile: hs.wiring.runnerStateDir && `${hs.wiring.runnerStateDir}/${RUNNER_EXITED_FILE}` }
       : undefined;
     // broker.toml and the scripts that copy it, one key each.
     return sortKeys(renderScripts(scriptModel(this.resolved, toml, this.brokerConfig.tableNames, this.brokerOptions(), handshake)));
@@ -268,7 +268,7 @@ export class MiniCluster extends Construct {
     const r = this.resolved;
     const hs = this.handshake;
     const as = this.autoscaler;
-    const runnerMounts = [...(hs ? [hs.runnerMount] : []), ...(as ? [as.runnerMount] : [])];
+    const runnerMounts = [...(hs ? hs.runnerMounts : []), ...(as ? [as.runnerMount] : [])];
     const containers = appContainers(r).map((c) => (c.name === r.name && runnerMounts.length ? { ...c, volumeMounts: [...c.volumeMounts ?? [], ...runnerMounts] } : c));
     const spec = securePodTemplate(jobSpec(r, {
       // With the image volume nothing is copied: the runner writes the config itself (flux-init.sh),

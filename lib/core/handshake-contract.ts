@@ -29,6 +29,13 @@ export const DEFAULT_FLUX_PORT = 8050;
 export const DEFAULT_HANDSHAKE_DEADLINE_SECONDS = 300;
 /** The shared emptyDir the program writes its results into. */
 export const DEFAULT_HANDSHAKE_OUT_DIR = '/mnt/flux-handshake';
+/**
+ * Where the Flux runner leaves RUNNER_EXITED_FILE for a native-sidecar handshake: subdirectory
+ * RUNNER_STATE_SUBDIR of the handshake's volume, the one part of it the runner may write.
+ */
+export const DEFAULT_RUNNER_STATE_DIR = '/mnt/flux-runner';
+export const RUNNER_STATE_SUBDIR = 'runner';
+export const RUNNER_EXITED_FILE = 'exited';
 /** Interface Flux binds on interior ranks (`default_bind = "tcp://eth0:%p"`). */
 export const DEFAULT_BIND_INTERFACE = 'eth0';
 export const DEFAULT_CLUSTER_DOMAIN = 'cluster.local';
@@ -158,6 +165,8 @@ export const HANDSHAKE_OPT_POD_IP = opt('pod-ip', 'POD_IP');
 export const HANDSHAKE_OPT_HOSTNAME = opt('hostname', 'HANDSHAKE_HOSTNAME');
 export const HANDSHAKE_OPT_BIND_ADDRESS = opt('bind-address', 'HANDSHAKE_BIND_ADDRESS');
 export const HANDSHAKE_OPT_DNS_SERVER = opt('dns-server', 'HANDSHAKE_DNS_SERVER');
+/** Sidecar lifecycle: a file the Flux runner creates as it exits; the handshake then exits too. */
+export const HANDSHAKE_OPT_RUNNER_EXIT_FILE = opt('runner-exit-file', 'HANDSHAKE_RUNNER_EXIT_FILE');
 
 /** The ClusterIP Service that routes to rank 0's handshake server in RENDEZVOUS mode. */
 export function rendezvousServiceName(clusterName: string): string {
@@ -206,6 +215,11 @@ export interface HandshakeWiringOptions {
   readonly clusterDomain?: string;
   /** @default DEFAULT_HANDSHAKE_PROGRAM_PATH */
   readonly programPath?: string;
+  /**
+   * Sidecar lifecycle: where the Flux runner mounts RUNNER_STATE_SUBDIR of the handshake's volume,
+   * to leave RUNNER_EXITED_FILE there as it exits. @default DEFAULT_RUNNER_STATE_DIR
+   */
+  readonly runnerStateDir?: string;
 }
 
 /** A container environment variable: a literal value or a downward-API field. */
@@ -245,6 +259,15 @@ export interface HandshakeWiring {
   readonly hostsFile: string;
   readonly readyFile: string;
   readonly failedFile: string;
+  /**
+   * Sidecar lifecycle: the file the runner creates as it exits, as the handshake sees it
+   * (`<outDir>/runner/exited`). The handshake exits at once when it appears, so that the kubelet
+   * sees both containers end together: a native sidecar still running when the main container
+   * ends costs the pod one more status cycle (about a second) before it turns Succeeded.
+   */
+  readonly runnerExitFile?: string;
+  /** Sidecar lifecycle: where the runner mounts RUNNER_STATE_SUBDIR of outDir's volume, read-write. */
+  readonly runnerStateDir?: string;
   /** Present in RENDEZVOUS mode. */
   readonly rendezvousService?: HandshakeRendezvousService;
   /** Lowest Kubernetes minor version (1.x) this wiring works on. */
@@ -296,6 +319,10 @@ export function handshakeWiring(options: HandshakeWiringOptions): HandshakeWirin
     errors.push(`lifecycle: '${lifecycle}' must be one of ${Object.values(HandshakeLifecycle).join(', ')}`);
   }
   if (!outDir.startsWith('/')) errors.push(`outDir: '${outDir}' must be an absolute path`);
+  const runnerStateDir = lifecycle === HandshakeLifecycle.SIDECAR ? (options.runnerStateDir ?? DEFAULT_RUNNER_STATE_DIR) : undefined;
+  if (runnerStateDir !== undefined && (!runnerStateDir.startsWith('/') || runnerStateDir === outDir)) {
+    errors.push(`runnerStateDir: '${runnerStateDir}' must be an absolute path other than outDir`);
+  }
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(domain)) errors.push(`clusterDomain: '${domain}' must be a DNS name`);
   if (errors.length > 0) throw new Error(`invalid handshake options:\n  ${errors.join('\n  ')}`);
 
@@ -316,6 +343,8 @@ export function handshakeWiring(options: HandshakeWiringOptions): HandshakeWirin
     [HANDSHAKE_OPT_CERT, options.certificatePath ?? DEFAULT_HANDSHAKE_CERTIFICATE_PATH],
     [HANDSHAKE_OPT_CLUSTER_DOMAIN, domain],
   ];
+  const runnerExitFile = runnerStateDir !== undefined ? `${outDir}/${RUNNER_STATE_SUBDIR}/${RUNNER_EXITED_FILE}` : undefined;
+  if (runnerExitFile !== undefined) flags.push([HANDSHAKE_OPT_RUNNER_EXIT_FILE, runnerExitFile]);
   const file = (name: string): string => `${outDir}/${name}`;
   return {
     command: ['node', ...HANDSHAKE_NODE_FLAGS, options.programPath ?? DEFAULT_HANDSHAKE_PROGRAM_PATH, ...flags.map(([o, v]) => `${o.flag}=${v}`)],
@@ -329,6 +358,7 @@ export function handshakeWiring(options: HandshakeWiringOptions): HandshakeWirin
     hostsFile: file(HANDSHAKE_HOSTS_FILE),
     readyFile: file(HANDSHAKE_READY_FILE),
     failedFile: file(HANDSHAKE_FAILED_FILE),
+    ...(runnerExitFile !== undefined ? { runnerExitFile, runnerStateDir } : {}),
     rendezvousService: mode === HandshakeMode.RENDEZVOUS
       ? {
         name: rendezvousServiceName(options.clusterName), port, selector: rendezvousSelector(options.clusterName), publishNotReadyAddresses: true,

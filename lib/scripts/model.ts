@@ -53,6 +53,11 @@ export interface HandshakeScriptModel {
    * re-resolves the parent's per-pod name when the pinned address stops answering. @default false
    */
   readonly resolveParent?: boolean;
+  /**
+   * Sidecar lifecycle: the file the entrypoint creates as it exits, so that the handshake sidecar
+   * ends with it. @default - none
+   */
+  readonly exitFile?: string;
 }
 
 /** The autoscaler's Flux agent: where it talks to the autoscaler, and how often. */

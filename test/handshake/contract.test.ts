@@ -13,7 +13,7 @@ describe('handshake contract', () => {
       '--name=flux-sample', '--service=flux-sample', '--size=4', '--max-size=4', '--quorum=4', '--topology=kary:256',
       '--mode=rendezvous', '--lifecycle=sidecar', '--port=8060', '--flux-port=8050', '--bind-interface=eth0',
       '--deadline-seconds=300', '--out-dir=/mnt/flux-handshake', '--cert=/etc/flux-curve/curve.cert',
-      '--cluster-domain=cluster.local',
+      '--cluster-domain=cluster.local', '--runner-exit-file=/mnt/flux-handshake/runner/exited',
     ]);
     expect(w.env).toEqual([
       { name: 'POD_IP', fieldPath: 'status.podIP' },

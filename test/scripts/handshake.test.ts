@@ -132,6 +132,34 @@ describe('entrypoint.sh with the hosts handshake', () => {
     expect(sandbox.brokerCalls()).toHaveLength(0);
   });
 
+  test.each([
+    ['the lead, after its program', 'flux-sample-0', 0, ''],
+    ['a worker whose broker failed for good', 'flux-sample-1', 1, '1'],
+  ] as const)('%s: the entrypoint leaves the exit file the handshake sidecar ends on, as it exits', (_, hostname, status, startCodes) => {
+    // GIVEN a sidecar handshake that watches <dir>/exited, and a ready handshake
+    handshakeDone('0 flux-sample-0 10.0.0.1 8050');
+    const exitFile = path.join(sandbox.root, 'runner', 'exited');
+    const early = path.join(sandbox.root, 'early');
+    fs.mkdirSync(path.dirname(exitFile));
+    const model = sampleModel(sandbox, { maxSize: 4, workerMaxRestarts: 1, handshake: { dir: sandbox.handshake, exitFile } });
+    // WHEN the container runs, noting whether the file is there already when a broker starts
+    const result = runPod(model, {
+      hostname, startCodes: startCodes === '' ? undefined : `${startCodes} ${startCodes}`, onStart: `if [ -e '${exitFile}' ]; then : > '${early}'; fi`,
+    });
+    // THEN it exits with its own code, and the file exists then, not while a broker ran
+    expect(result.status).toBe(status);
+    expect(sandbox.brokerCalls().length).toBeGreaterThan(0);
+    expect(fs.existsSync(exitFile)).toBe(true);
+    expect(fs.existsSync(early)).toBe(false);
+  });
+
+  test('without an exit file (an init-container handshake) the entrypoint leaves none', () => {
+    handshakeDone();
+    expect(runPod(handshakeModel(4)).status).toBe(0);
+    expect(renderScripts(handshakeModel(4))['entrypoint.sh']).not.toContain('runner_exit_file');
+    expect(fs.readdirSync(sandbox.root).filter((f) => f.includes('runner'))).toEqual([]);
+  });
+
   test('the default wait is rendered into the script and HANDSHAKE_WAIT_SECONDS must be a number', () => {
     const model = handshakeModel(4);
     expect(renderScripts(model)['entrypoint.sh']).toContain('seconds_from_env HANDSHAKE_WAIT_SECONDS \'600\'');

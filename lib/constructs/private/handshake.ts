@@ -1,9 +1,9 @@
 /** Wires the hosts-handshake program into the pod: native sidecar or init container, volume, Service. */
-import type { Container, EnvVar, Service, Volume } from 'kubernetes-types-1.30/core/v1';
+import type { Container, EnvVar, Service, Volume, VolumeMount } from 'kubernetes-types-1.30/core/v1';
 import type { PodFailurePolicyRule } from 'kubernetes-types-1.30/batch/v1';
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
 import {
-  HandshakeLifecycle, HandshakeMode, HandshakeWiring, HANDSHAKE_CONTAINER, HANDSHAKE_PROGRAM, handshakeWiring,
+  HandshakeLifecycle, HandshakeMode, HandshakeWiring, HANDSHAKE_CONTAINER, HANDSHAKE_PROGRAM, handshakeWiring, RUNNER_STATE_SUBDIR,
 } from '../../core/handshake-contract';
 import { DEFAULT_NODE_IMAGE } from '../../core/images';
 import { ENTRYPOINT_MOUNT_DIR } from '../../core/paths';
@@ -25,7 +25,11 @@ export interface HandshakeParts {
   readonly lifecycle: HandshakeLifecycle;
   /** The handshake's output directory (emptyDir) and its program (the shared ConfigMap). */
   readonly volumes: Volume[];
-  readonly runnerMount: { name: string; mountPath: string; readOnly: boolean };
+  /**
+   * The runner's mounts: the handshake's results, read-only, and with a sidecar the one
+   * subdirectory of that volume it writes, for its exit file.
+   */
+  readonly runnerMounts: VolumeMount[];
   /** How long the entrypoint waits for `ready` (the handshake's deadline plus slack). */
   readonly scriptWaitSeconds: number;
   readonly failureRule: PodFailurePolicyRule;
@@ -106,7 +110,10 @@ export function handshakeParts(r: ResolvedMiniCluster, programConfigMap: string)
       { name: HANDSHAKE_VOLUME, emptyDir: {} },
       { name: VOLUMES.handshakeProgram, configMap: { name: programConfigMap, defaultMode: 0o444 } },
     ],
-    runnerMount: { name: HANDSHAKE_VOLUME, mountPath: wiring.outDir, readOnly: true },
+    runnerMounts: [
+      { name: HANDSHAKE_VOLUME, mountPath: wiring.outDir, readOnly: true },
+      ...(wiring.runnerStateDir !== undefined ? [{ name: HANDSHAKE_VOLUME, mountPath: wiring.runnerStateDir, subPath: RUNNER_STATE_SUBDIR }] : []),
+    ],
     scriptWaitSeconds: deadline + 30,
     // A handshake failure (peer never came, certificate mismatch, hostname or bind problem) cannot
     // be fixed by retrying the pod: fail the Job with the code that says why.

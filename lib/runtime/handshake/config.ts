@@ -7,7 +7,7 @@ import {
   HANDSHAKE_OPT_DEADLINE, HANDSHAKE_OPT_DNS_SERVER, HANDSHAKE_OPT_FLUX_PORT, HANDSHAKE_OPT_HOSTNAME,
   HANDSHAKE_OPT_INDEX, HANDSHAKE_OPT_LIFECYCLE, HANDSHAKE_OPT_MAX_SIZE, HANDSHAKE_OPT_MODE, HANDSHAKE_OPT_NAME,
   HANDSHAKE_OPT_NAMESPACE, HANDSHAKE_OPT_OUT_DIR, HANDSHAKE_OPT_POD_IP, HANDSHAKE_OPT_PORT, HANDSHAKE_OPT_QUORUM,
-  HANDSHAKE_OPT_RENDEZVOUS_HOST, HANDSHAKE_OPT_SERVICE, HANDSHAKE_OPT_SIZE, HANDSHAKE_OPT_TERMINATION_LOG,
+  HANDSHAKE_OPT_RENDEZVOUS_HOST, HANDSHAKE_OPT_RUNNER_EXIT_FILE, HANDSHAKE_OPT_SERVICE, HANDSHAKE_OPT_SIZE, HANDSHAKE_OPT_TERMINATION_LOG,
   HANDSHAKE_OPT_TOPOLOGY, HandshakeLifecycle, HandshakeMode, HandshakeOptionName, rendezvousServiceName,
 } from '../../core/handshake-contract';
 import { DEFAULT_TOPOLOGY, parseTopology } from '../../core/topology';
@@ -40,6 +40,8 @@ export interface HandshakeConfig {
   readonly hostname: string;
   /** `ip:port` of a DNS server to use instead of the system resolver (tests). */
   readonly dnsServer?: string;
+  /** Sidecar lifecycle: exit once this file exists (the Flux runner creates it as it exits). */
+  readonly runnerExitFile?: string;
 }
 
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -135,6 +137,10 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): { config?: 
   if (dnsServer !== undefined && !/^[0-9.]+:\d+$|^[0-9.]+$/.test(dnsServer)) {
     errors.push(`${where(HANDSHAKE_OPT_DNS_SERVER)}: '${dnsServer}' must be an IPv4 address with an optional :port`);
   }
+  const runnerExitFile = raw(HANDSHAKE_OPT_RUNNER_EXIT_FILE);
+  if (runnerExitFile !== undefined && !runnerExitFile.startsWith('/')) {
+    errors.push(`${where(HANDSHAKE_OPT_RUNNER_EXIT_FILE)}: '${runnerExitFile}' must be an absolute path`);
+  }
   for (const flag of args.keys()) if (!known.has(flag)) errors.push(`${flag}: unknown flag`);
   if (errors.length > 0) return { errors };
   return {
@@ -142,6 +148,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): { config?: 
     config: {
       name, service, namespace, clusterDomain, size, maxSize, quorum, topology, mode, lifecycle, rendezvousHost, port,
       fluxPort, bindInterface, bindAddress, deadlineSeconds, outDir, certPath, terminationLog, index, podIp, hostname, dnsServer,
+      runnerExitFile,
     },
   };
 }

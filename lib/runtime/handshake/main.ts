@@ -11,6 +11,7 @@ import { HandshakeFailure } from './failure';
 import { Handshake } from './handshake';
 import { Logger } from './log';
 import { writeTerminationMessage } from './outputs';
+import { watchRunnerExit } from './runner-exit';
 
 function main(): void {
   const sink = (line: string): void => {
@@ -35,6 +36,16 @@ function main(): void {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  if (config.lifecycle === HandshakeLifecycle.SIDECAR && config.runnerExitFile !== undefined) {
+    // The runner is gone (its pod is ending, or this sidecar was restarted after it ended): so is
+    // what the handshake serves. Exit 0, as on SIGTERM after success: the kubelet ignores a
+    // sidecar's exit code once the main containers have ended.
+    watchRunnerExit(config.runnerExitFile, () => {
+      log.info('runner-exited', { file: config.runnerExitFile });
+      handshake.stop();
+      process.exit(0);
+    });
+  }
   handshake.start().then(() => {
     if (config.lifecycle === HandshakeLifecycle.INIT) {
       // Let the last acknowledgements reach the peers before closing.

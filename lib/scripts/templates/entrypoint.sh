@@ -77,6 +77,11 @@ handshake_dir=@@HANDSHAKE_DIR@@
 hosts_line=@@HOSTS_LINE@@
 last_rank=@@LAST_RANK@@
 #@@END HANDSHAKE@@
+#@@IF RUNNER_EXIT_FILE@@
+# The handshake sidecar ends once this file exists: the pod ends a kubelet cycle (~1 s) sooner.
+runner_exit_file=@@RUNNER_EXIT_FILE@@
+trap ': > "$runner_exit_file" 2>/dev/null || true' EXIT
+#@@END RUNNER_EXIT_FILE@@
 
 #@@INCLUDE common.sh@@
 
