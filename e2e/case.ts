@@ -13,6 +13,8 @@ export interface ExecStep {
   readonly output: RegExp[];
   /** Seconds the step may take. @default 120 */
   readonly timeoutSeconds?: number;
+  /** Lines of its output that are measurements (times), kept in the run's record and shown in docs/e2e.md. */
+  readonly measured?: RegExp;
 }
 
 /** What a user would check once the Job ran. */
@@ -45,6 +47,8 @@ export interface Expectation {
    * earlier than that.
    */
   readonly readyMeansConnected?: { readonly lateRank: number; readonly lateSeconds: number };
+  /** The Job's parallelism never goes above this (an autoscaled Job and its maxSize); read on a real cluster only. */
+  readonly maxParallelism?: number;
   /** The run is ended this many seconds after it started (a state to leave the cluster in, e.g. before its namespace is deleted). */
   readonly stopAfterSeconds?: number;
   /** No broker may start: the Job ends before Flux (a view that is not there), or its pods are never scheduled. @default false */

@@ -62,6 +62,9 @@ export function checkRun(input: CheckInput): string[] {
       if (!pattern.test(message)) problems.push(`termination message of container ${m.container} of index ${m.index} does not match ${pattern}:\n${message}`);
     }
   }
+  if (expect.maxParallelism !== undefined && summary.max_parallelism !== undefined && summary.max_parallelism > expect.maxParallelism) {
+    problems.push(`the Job's parallelism reached ${summary.max_parallelism}, above ${expect.maxParallelism}`);
+  }
   for (const r of expect.restarted ?? []) {
     const restarts = lastPod(summary, r.index)?.containers.find((c) => c.name === r.container)?.restarts ?? 0;
     if (restarts < 1) problems.push(`container ${r.container} of index ${r.index} was never restarted`);

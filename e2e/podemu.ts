@@ -113,6 +113,8 @@ export interface Summary {
   readonly apply_to_success_s?: number | null;
   /** A real cluster only: where the brokers' times come from, the lead's log or (without it) the pods' Ready times. */
   readonly broker_times?: 'broker log' | 'ready';
+  /** A real cluster only: the largest parallelism the Job had while the run polled it (an autoscaled Job changes it). */
+  readonly max_parallelism?: number;
   /** The largest spacing of podemu's samples of the brokers' sockets (s). */
   readonly tcp_sample_interval_max_s?: number | null;
   readonly pods: PodRecord[];

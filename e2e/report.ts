@@ -86,6 +86,9 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
     });
     return [`### ${c.id}`, '', `Real cluster: ${statusCell(c, k)}.`, '', '| step | command | expected exit | exit | time (s) | it said (a line) | result |', '|---|---|---|---|---|---|---|', ...rows, ''].join('\n');
   });
+  const measuredRows = cases.flatMap((c) => [['emulator', pod.get(c.id)], ['real cluster', real.get(c.id)]] as const)
+    .filter(([, r]) => r?.measured?.length)
+    .map(([where, r]) => `| ${r!.id} | ${where} | ${cell(r!.measured!.join('; '))} |`);
   const failures = [...(podemu?.results ?? []).map((r) => ['pod emulator', r] as const), ...(kube?.results ?? []).map((r) => ['real cluster', r] as const)]
     .filter(([, r]) => r.status === 'fail')
     .map(([where, r]) => [`### ${r.id} (${where})`, '', '```', ...r.problems.map((p) => p.trim()), '```', ''].join('\n'));
@@ -153,6 +156,16 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
       'cluster: the pod emulator has no API server.',
       '',
       ...day2Sections,
+    ] : []),
+    ...(measuredRows.length ? [
+      '## Measured',
+      '',
+      'What the cases measure in the running cluster, as their exec steps printed it in the last run.',
+      '',
+      '| case | target | measured |',
+      '|---|---|---|',
+      ...measuredRows,
+      '',
     ] : []),
     '## Operator tests the converter refuses (by design)',
     '',

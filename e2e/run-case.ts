@@ -41,6 +41,8 @@ export interface CaseResult {
   readonly notes?: string[];
   /** The case's `kubectl minicluster` commands (a real cluster), in the order run. */
   readonly day2?: Day2StepResult[];
+  /** The measurements the exec steps printed (ExecStep.measured), in step order. */
+  readonly measured?: string[];
 }
 
 /** A Job run in progress, in podemu or on a cluster. */
@@ -94,6 +96,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
   });
   const during: string[] = [];
   let day2: Day2StepResult[] | undefined;
+  const measured: string[] = [];
   if (c.day2) {
     if (!kube) throw new Error('day-2 steps need an API server: skip the case on podemu');
     const steps = await day2Steps(c, kube);
@@ -102,7 +105,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     // A cluster that stays up is ended once the commands ran; a Job that ends is waited for.
     if (expect.result === 'Interrupted') run.interrupt();
   } else if (expect.exec) {
-    during.push(...await execSteps(c, expect, run, facts, timeout, () => ended));
+    during.push(...await execSteps(c, expect, run, facts, timeout, () => ended, path.join(dir, 'exec.log'), measured));
     run.interrupt();
   } else if (expect.stopAfterSeconds !== undefined) {
     await until(() => false, expect.stopAfterSeconds, () => ended);
@@ -131,6 +134,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     namespaceSeconds,
     notes: kube?.notes.length ? kube.notes : undefined,
     day2,
+    measured: measured.length ? measured : undefined,
   };
 }
 
@@ -195,7 +199,7 @@ function imageRoots(c: E2eCase, dir: string): Record<string, string> | undefined
 }
 
 /** The case's `kubectl exec` steps in the lead's Flux container, once every broker is up. */
-async function execSteps(c: E2eCase, expect: Expectation, run: JobRun, facts: JobFacts, timeout: number, ended: () => boolean): Promise<string[]> {
+async function execSteps(c: E2eCase, expect: Expectation, run: JobRun, facts: JobFacts, timeout: number, ended: () => boolean, log: string, measured: string[]): Promise<string[]> {
   const wanted = expect.execAfterBrokers ?? facts.pods;
   if (!await until(() => brokersUp(run, wanted), timeout, ended)) return [`${wanted} brokers never came up, so the exec steps did not run`];
   const faults = c.faults;
@@ -205,6 +209,9 @@ async function execSteps(c: E2eCase, expect: Expectation, run: JobRun, facts: Jo
   const problems: string[] = [];
   for (const step of expect.exec ?? []) {
     const r = await run.exec(step.script, step.timeoutSeconds ?? 120);
+    // What each step printed (measured times among it), kept with the run.
+    fs.appendFileSync(log, `--- ${step.what} (exit ${r.status})\n${r.stdout}${r.stderr ? `--- stderr\n${r.stderr}` : ''}`);
+    if (step.measured) measured.push(...r.stdout.split('\n').filter((l) => step.measured!.test(l)));
     if (r.status !== 0) {
       problems.push(`exec '${step.what}' exited ${r.status}: ${r.stderr.trim()}`);
       continue;

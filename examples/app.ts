@@ -1,4 +1,5 @@
 import { App } from 'cdk8s';
+import { Autoscale } from './autoscale';
 import { Batch } from './batch';
 import { Elastic } from './elastic';
 import { HelloWorld } from './hello-world';
@@ -23,5 +24,6 @@ export function exampleApp(outdir?: string): App {
   new Kueue(app);
   new Production(app);
   new ImageVolume(app);
+  new Autoscale(app);
   return app;
 }

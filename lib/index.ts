@@ -7,6 +7,7 @@ export * from './constructs/props/container';
 export * from './constructs/props/flux';
 export * from './constructs/props/pod';
 export * from './constructs/props/handshake';
+export * from './constructs/props/autoscale';
 export * from './constructs/props/security';
 export * from './constructs/props/gitops';
 export * from './constructs/props/references';

@@ -127,6 +127,25 @@ describe('status', () => {
     expect(text.stdout).toMatch(/^1 +flux-elastic-1-bcdef +Running +no +2 +10\.244\.1\.11 +node-1 +running$/m);
   });
 
+  test("an autoscaled cluster: the autoscaler's last decision and why, from the Job's annotation", async () => {
+    // GIVEN the elastic cluster, on which the autoscaler recorded a grow
+    const job = elasticUp();
+    const decision = { time: '2026-11-26T15:43:08Z', action: 'grow', from: 2, to: 3, reason: '1 job(s) wait for 3 node(s) (largest 3), 0 node(s) busy, 2 up: growing 2 -> 3' };
+    server.update('jobs', NS, job.metadata.name, (j) => {
+      j.metadata.annotations['flux-framework.org/autoscaler'] = JSON.stringify(decision);
+    });
+    // WHEN status runs
+    const text = await run(['status', 'flux-elastic']);
+    // THEN it says what the autoscaler did, when and why
+    expect(text.stdout).toContain(`\nAutoscaler: grow 2 -> 3 at 2026-11-26T15:43:08Z: ${decision.reason}\n`);
+    expect(JSON.parse((await run(['status', 'flux-elastic', '-o', 'json'])).stdout).autoscaler).toEqual(decision);
+    // AND an annotation that is not a decision is shown as it is, not a crash
+    server.update('jobs', NS, job.metadata.name, (j) => {
+      j.metadata.annotations['flux-framework.org/autoscaler'] = 'not json';
+    });
+    expect((await run(['status', 'flux-elastic'])).stdout).toContain('Autoscaler: unknown: unreadable annotation flux-framework.org/autoscaler: not json');
+  });
+
   test('a failed handshake: the exit code in words, the peers the termination message names, the podFailurePolicy rule that fired', async () => {
     // GIVEN rank 1 whose handshake passed its deadline (exit 81), and the Job failed by rule 1
     const job = server.put('jobs', runningJob('elastic', NS));

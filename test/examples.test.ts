@@ -29,7 +29,7 @@ describe('examples', () => {
   });
 
   test('every example is synthesized, twice identically', () => {
-    expect([...files.keys()]).toEqual(['batch.k8s.yaml', 'elastic.k8s.yaml', 'hello-world.k8s.yaml', 'image-volume.k8s.yaml', 'interactive.k8s.yaml',
+    expect([...files.keys()]).toEqual(['autoscale.k8s.yaml', 'batch.k8s.yaml', 'elastic.k8s.yaml', 'hello-world.k8s.yaml', 'image-volume.k8s.yaml', 'interactive.k8s.yaml',
       'kueue.k8s.yaml', 'kustomization.yaml', 'launcher.k8s.yaml', 'mpi.k8s.yaml', 'production.k8s.yaml', 'volumes.k8s.yaml']);
     expect(synthExamples()).toEqual(files);
   });

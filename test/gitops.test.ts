@@ -235,7 +235,7 @@ describe('kustomize output', () => {
     if (yamlOutputType === YamlOutputType.FOLDER_PER_CHART_FILE_PER_RESOURCE) {
       // each chart folder is a kustomization of its own (a GitOps tool can point at one cluster)
       expect(written.map((f) => path.relative(outdir, f))).toEqual([
-        'batch/kustomization.yaml', 'elastic/kustomization.yaml', 'hello-world/kustomization.yaml', 'image-volume/kustomization.yaml', 'interactive/kustomization.yaml',
+        'autoscale/kustomization.yaml', 'batch/kustomization.yaml', 'elastic/kustomization.yaml', 'hello-world/kustomization.yaml', 'image-volume/kustomization.yaml', 'interactive/kustomization.yaml',
         'kueue/kustomization.yaml', 'kustomization.yaml', 'launcher/kustomization.yaml', 'mpi/kustomization.yaml',
         'production/kustomization.yaml', 'volumes/kustomization.yaml',
       ]);

@@ -153,14 +153,15 @@ describe('podSecurity', () => {
       seccompProfile: { type: 'RuntimeDefault' },
     });
     expect(pod.volumes.find((v: any) => v.name === 'flux-curve-cert').secret.defaultMode).toBe(0o400);
-    // AND every container is hardened, with /tmp, the view and /opt/software writable as emptyDirs
+    // AND every container is hardened, with /tmp, the view, /opt/software and the runner's exit-file
+    // directory (a subPath of the handshake's emptyDir) writable as emptyDirs
     for (const c of [...pod.initContainers, ...pod.containers]) {
       expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true });
       expect(c.volumeMounts).toContainEqual({ name: 'flux-tmp', mountPath: '/tmp' });
     }
     const emptyDirs = new Set(pod.volumes.filter((v: any) => v.emptyDir).map((v: any) => v.name));
     const runnerWritable = pod.containers[0].volumeMounts.filter((m: any) => !m.readOnly);
-    expect(runnerWritable.map((m: any) => m.mountPath).sort()).toEqual(['/mnt/flux', '/opt/software', '/tmp']);
+    expect(runnerWritable.map((m: any) => m.mountPath).sort()).toEqual(['/mnt/flux', '/mnt/flux-runner', '/opt/software', '/tmp']);
     for (const m of runnerWritable) expect(emptyDirs).toContain(m.name);
     expect(pod.volumes.filter((v: any) => v.name === 'flux-tmp')).toEqual([{ name: 'flux-tmp', emptyDir: {} }]);
   });

@@ -98,7 +98,7 @@ describe('secrets', () => {
 });
 
 describe('RBAC and service account tokens', () => {
-  test('the only RBAC is the certificate Jobs\': create Secrets, and get their own Secret by name', () => {
+  test('the only RBAC is the certificate Jobs\' (create Secrets, get their own Secret by name) and the autoscaler\'s (get and patch its own Job)', () => {
     // THEN no cluster-wide RBAC anywhere
     expect([...all('ClusterRole'), ...all('ClusterRoleBinding')]).toEqual([]);
     // AND the full set of Role rules, one Role per generated certificate, each for its own Secret
@@ -108,6 +108,8 @@ describe('RBAC and service account tokens', () => {
       { apiGroups: [''], resources: ['secrets'], resourceNames: [secret], verbs: ['get'] },
     ];
     expect(roles).toEqual([
+      ['default/flux-autoscale-autoscaler', [{ apiGroups: ['batch'], resources: ['jobs'], resourceNames: ['flux-autoscale'], verbs: ['get', 'patch'] }]],
+      ['default/flux-autoscale-curve-cert', rules('flux-autoscale-curve')],
       ['default/flux-batch-curve-cert', rules('flux-batch-curve')],
       ['default/flux-elastic-curve-cert', rules('flux-elastic-curve')],
       ['default/flux-image-view-curve-cert', rules('flux-image-view-curve')],
@@ -129,7 +131,7 @@ describe('RBAC and service account tokens', () => {
     expect(all('RoleBinding')).toHaveLength(roles.length);
   });
 
-  test('no ServiceAccount mounts a token by default; only the certificate Job\'s pods mount one, for their own account', () => {
+  test('no ServiceAccount mounts a token by default; only the certificate Job\'s pods mount one, for their own account, and the autoscaler its projected one', () => {
     const accounts = all('ServiceAccount');
     expect(accounts.length).toBe(all('Role').length);
     for (const sa of accounts) expect(sa.automountServiceAccountToken).toBe(false);
@@ -140,9 +142,18 @@ describe('RBAC and service account tokens', () => {
         expect(pod.containers.map((c: any) => c.name)).toEqual(['certgen']);
       } else {
         expect(pod.automountServiceAccountToken).toBe(false);
-        expect(pod.serviceAccountName).toBeUndefined();
+        const tokenVolumes = (pod.volumes ?? []).filter((v: any) => v.projected?.sources?.some((s: any) => s.serviceAccountToken)).map((v: any) => v.name);
+        const mounting = [...(pod.initContainers ?? []), ...pod.containers].filter((c: any) => (c.volumeMounts ?? []).some((m: any) => tokenVolumes.includes(m.name)));
+        if (pod.serviceAccountName === undefined) {
+          expect(tokenVolumes).toEqual([]);
+        } else {
+          // The autoscaler's account: its token is a projected volume only the autoscaler mounts.
+          expect(pod.serviceAccountName).toMatch(/-autoscaler$/);
+          expect(mounting.map((c: any) => c.name)).toEqual(['flux-autoscaler']);
+        }
       }
     }
-    expect(pods.filter((p) => p.automountServiceAccountToken === true)).toHaveLength(accounts.length);
+    const certificateAccounts = accounts.filter((a) => !a.metadata.name.endsWith('-autoscaler'));
+    expect(pods.filter((p) => p.automountServiceAccountToken === true)).toHaveLength(certificateAccounts.length);
   });
 });

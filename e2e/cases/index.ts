@@ -1,6 +1,7 @@
 /** Every end-to-end case, in the order `npm run e2e` runs them, and the operator tests it refuses. */
 import { E2eCase, RejectedCase } from '../case';
 import { day2Cases } from './day2';
+import { autoscaleCases } from './autoscale';
 import { exampleCases } from './examples';
 import { faultCases } from './faults';
 import { imageVolumeCases } from './image-volume';
@@ -13,5 +14,5 @@ import { versionCases } from './versions';
 
 export function allCases(): { cases: E2eCase[]; rejected: RejectedCase[] } {
   const operator = operatorCases();
-  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...faultCases(), ...namespaceCases(), ...day2Cases(), ...operator.cases], rejected: operator.rejected };
+  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...autoscaleCases(), ...faultCases(), ...namespaceCases(), ...day2Cases(), ...operator.cases], rejected: operator.rejected };
 }

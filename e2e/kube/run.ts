@@ -141,6 +141,8 @@ export class KubeRun {
     let verdictFromApply: number | null = null;
     const deadline = this.started + this.o.timeout * 1000;
     let grown = false;
+    let parallelism: number | undefined;
+    let maxParallelism = 0;
     while (!this.interrupted) {
       const pods = (await this.target.core.listNamespacedPod({ namespace: this.o.namespace, labelSelector: `batch.kubernetes.io/job-name=${this.o.job}` })).items;
       if (this.t0 === undefined && pods.length) this.t0 = Date.now();
@@ -170,6 +172,11 @@ export class KubeRun {
         this.log(`job: grown to ${this.o.grow.to} pods`);
       }
       const job = await this.target.batch.readNamespacedJob({ name: this.o.job, namespace: this.o.namespace });
+      // Each change of the Job's size (a grow here, an autoscaler's patch) is on the timeline.
+      const now = job.spec?.parallelism ?? 1;
+      if (parallelism !== undefined && now !== parallelism) this.log(`job: parallelism ${parallelism} -> ${now}`);
+      parallelism = now;
+      maxParallelism = Math.max(maxParallelism, now);
       if (!verdict) {
         verdict = jobVerdict(job);
         if (verdict) {
@@ -207,6 +214,7 @@ export class KubeRun {
       pods: records,
       faults: this.faults,
       broker_times: dated.size ? 'broker log' : 'ready',
+      max_parallelism: maxParallelism,
     };
     fs.writeFileSync(path.join(this.o.logs, 'summary.json'), JSON.stringify(summary, null, 2));
     return summary;

@@ -1,7 +1,8 @@
 /** A case on a real cluster: its namespace, volumes and objects, the run, and the cleanup after. */
 import * as path from 'path';
 import { E2eCase } from '../case';
-import { FLUX_VIEW_ANNOTATION } from '../../lib/core/day2-contract';
+import { AUTOSCALER_CONTAINER } from '../../lib/core/autoscale-contract';
+import { FLUX_VIEW_ANNOTATION, MAX_SIZE_ANNOTATION } from '../../lib/core/day2-contract';
 import { JobFacts, indexedJob, writeDocs } from '../manifests';
 import { Day2Connection, Day2StepResult, runDay2Steps } from './day2';
 import { createNamespace, deleteNamespaceTimed, podSecurityLabels } from './namespace';
@@ -26,7 +27,10 @@ export interface KubeCaseRun {
 export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: string, docs: any[], facts: JobFacts, dir: string, timeout: number): Promise<KubeCaseRun> {
   const nodes = (await target.core.listNode()).items;
   const allocatable = Math.max(0, ...nodes.map((n) => cpuMillis(n.status?.allocatable?.cpu) ?? 0));
-  const fitted = fitCpuRequests(docs, allocatable, grownSize(c));
+  // An autoscaled Job may grow to its maxSize on its own: it must fit at that size.
+  const autoscaledTo = indexedJob(docs).spec.template.spec.initContainers?.some((x: any) => x.name === AUTOSCALER_CONTAINER)
+    ? Number(indexedJob(docs).metadata.annotations?.[MAX_SIZE_ANNOTATION]) : undefined;
+  const fitted = fitCpuRequests(docs, allocatable, grownSize(c) ?? autoscaledTo);
   const objects = kubeObjects(c, docs, facts, dir, namespace);
   const plan = volumePlan(objects, namespace, c.volumes);
   await createNamespace(target, namespace, podSecurityLabels(docs));

@@ -1,4 +1,5 @@
 import { CertificateSource } from './certificate';
+import { AutoscaleOptions } from './props/autoscale';
 import { MiniClusterContainer } from './props/container';
 import { HandshakeOptions } from './props/handshake';
 import { FluxOptions } from './props/flux';
@@ -31,6 +32,14 @@ export interface MiniClusterProps {
   readonly maxSize?: number;
   /** Brokers needed before the job starts (`broker.quorum`). @default - all of size */
   readonly minSize?: number;
+  /**
+   * Size an elastic cluster (maxSize above minSize or size) from Flux's own queue: grow up to
+   * maxSize when jobs wait for nodes, shrink down to minSize (or size) once brokers have been idle,
+   * draining them in Flux first. Adds a sidecar to the pods and a ServiceAccount, Role and
+   * RoleBinding that may only get and patch this Job. Not with Kueue (queueName).
+   * @default - no autoscaler: the Job keeps the size it is given
+   */
+  readonly autoscale?: AutoscaleOptions;
   /** Tasks of the submitted job: `tasks >= size` gives `-N size -n tasks`, 0 gives `-N size`, else `-n tasks`. @default 1 */
   readonly tasks?: number;
   /** The Job's activeDeadlineSeconds. @default 31500000 */

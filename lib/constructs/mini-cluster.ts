@@ -23,6 +23,7 @@ import { renderScripts } from '../scripts/render';
 import { HANDSHAKE_PROGRAM, HandshakeLifecycle, rendezvousServiceName, RUNNER_EXITED_FILE } from '../core/handshake-contract';
 import { HandshakeParts, handshakeEnabled, handshakeParts, rendezvousService } from './private/handshake';
 import { CERTGEN_PROGRAM, sharedRuntimeProgram } from './private/runtime-programs';
+import { AUTOSCALE_PROGRAM, AutoscalePodParts, autoscalePodParts, autoscalerRbac, resolveAutoscale } from './private/autoscale';
 import { day2Annotations } from '../core/day2-contract';
 import { fluxPaths } from '../core/paths';
 
@@ -77,8 +78,12 @@ export class MiniCluster extends Construct {
   /** The entrypoint ConfigMap (broker.toml and the scripts), as an escape hatch. */
   public readonly entrypoint: ApiObject;
 
+  /** The autoscaler's ServiceAccount (also its Role and RoleBinding), with `autoscale`. */
+  public readonly autoscalerServiceAccountName?: string;
+
   private readonly resolved: ResolvedMiniCluster;
   private readonly handshake?: HandshakeParts;
+  private readonly autoscaler?: AutoscalePodParts;
 
   constructor(scope: Construct, id: string, givenProps: MiniClusterProps) {
     super(scope, id);
@@ -124,6 +129,10 @@ export class MiniCluster extends Construct {
 
     const handshakeProgram = handshakeEnabled(r) ? sharedRuntimeProgram(this, HANDSHAKE_PROGRAM, namespace) : undefined;
     this.handshake = handshakeProgram && handshakeParts(r, handshakeProgram.name);
+    const autoscale = resolveAutoscale(r);
+    const autoscaleProgram = autoscale ? sharedRuntimeProgram(this, AUTOSCALE_PROGRAM, namespace) : undefined;
+    this.autoscaler = autoscale && autoscaleProgram && autoscalePodParts(r, autoscale, autoscaleProgram.name, autoscaleProgram.key);
+    this.autoscalerServiceAccountName = this.autoscaler?.serviceAccountName;
     this.certificateJob = this.certificate();
     this.service = this.headlessService();
     this.rendezvousService = this.rendezvousServiceObject();
@@ -131,6 +140,12 @@ export class MiniCluster extends Construct {
     this.job = this.jobObject();
     // The pods mount the program: list its ConfigMap before the Job.
     if (handshakeProgram) this.job.node.addDependency(handshakeProgram.configMap);
+    if (autoscaleProgram) {
+      // Its RBAC and program exist before the pods that use them.
+      const rbac = autoscalerRbac(jobName, namespace, sortKeys(commonLabels(name, 'autoscaler')))
+        .map((o) => new ApiObject(this, `Autoscaler${o.kind}`, o));
+      this.job.node.addDependency(autoscaleProgram.configMap, ...rbac);
+    }
   }
 
   /**
@@ -252,14 +267,17 @@ export class MiniCluster extends Construct {
   private jobObject(): ApiObject {
     const r = this.resolved;
     const hs = this.handshake;
-    const containers = appContainers(r).map((c) => (hs && c.name === r.name ? { ...c, volumeMounts: [...c.volumeMounts ?? [], ...hs.runnerMounts] } : c));
+    const as = this.autoscaler;
+    const runnerMounts = [...(hs ? hs.runnerMounts : []), ...(as ? [as.runnerMount] : [])];
+    const containers = appContainers(r).map((c) => (c.name === r.name && runnerMounts.length ? { ...c, volumeMounts: [...c.volumeMounts ?? [], ...runnerMounts] } : c));
     const spec = securePodTemplate(jobSpec(r, {
       // With the image volume nothing is copied: the runner writes the config itself (flux-init.sh),
       // and the view container only checks that the volume holds a view (a runtime without image
       // volumes mounts an empty one), failing the Job at once if not.
-      initContainers: [...initContainers(r.viewImageVolume ? fluxViewCheckContainer(r) : fluxViewInitContainer(r), hs), ...sidecarContainers(r)],
+      initContainers: [...initContainers(r.viewImageVolume ? fluxViewCheckContainer(r) : fluxViewInitContainer(r), hs), ...sidecarContainers(r), ...(as ? [as.container] : [])],
       containers,
-      volumes: [...podVolumes(r, this.certificateSecretName), ...(hs ? hs.volumes : [])],
+      volumes: [...podVolumes(r, this.certificateSecretName), ...(hs ? hs.volumes : []), ...(as ? as.volumes : [])],
+      serviceAccountName: as?.serviceAccountName,
       failureRules: [...(hs ? [hs.failureRule] : []), ...(r.viewImageVolume ? [viewCheckFailureRule(r)] : [])],
       labels: { ...podLabels(this.jobName, r.props.pod?.labels), 'app.kubernetes.io/instance': this.clusterName },
     }), podSecuritySettings(r.props));

@@ -35,3 +35,9 @@ export function day2Annotations(o: { size: number; minSize: number; maxSize: num
     [SIZE_ANNOTATION]: String(o.size),
   };
 }
+
+/**
+ * Annotation: the autoscaler's last decision (`autoscale` prop), as JSON `{"time","action","from",
+ * "to","reason"}`, written by the autoscaler with each resize and drain; `status` shows it.
+ */
+export const AUTOSCALE_ANNOTATION = 'flux-framework.org/autoscaler';

@@ -22,6 +22,8 @@ export interface InputOptions {
   readonly sidecar?: string[];
   readonly viewInMemory?: boolean;
   readonly viewSource?: string;
+  readonly autoscale?: boolean;
+  readonly autoscaleIdleSeconds?: string;
 }
 
 /** Adds the input options to `command`. */
@@ -37,7 +39,10 @@ export function withInputOptions(command: Command): Command {
     .option('--view-in-memory', 'copy the Flux view into memory (emptyDir medium Memory) instead of onto the node\'s disk: '
       + 'pods start faster, and the copy counts as the pods\' memory (the same as --view-source copy-to-memory)')
     .option('--view-source <source>', `where the pods' Flux install comes from: ${VIEW_SOURCES.join(', ')}; image-volume mounts the view image `
-      + `read-only with no copy (Kubernetes 1.${IMAGE_VOLUMES_MINOR} or newer, and a container runtime with image volumes) (default: copy-to-disk)`);
+      + `read-only with no copy (Kubernetes 1.${IMAGE_VOLUMES_MINOR} or newer, and a container runtime with image volumes) (default: copy-to-disk)`)
+    .option('--autoscale', 'size each elastic MiniCluster (maxSize above size) from Flux\'s queue: grow up to maxSize when jobs wait for nodes, '
+      + 'shrink to minSize once brokers are idle (adds a sidecar and a ServiceAccount that may only get and patch the Job; docs/production.md)')
+    .option('--autoscale-idle-seconds <seconds>', 'with --autoscale: seconds a broker must be idle before the cluster gives it up (default: 60)');
 }
 
 /** Problems with the options themselves. */
@@ -59,6 +64,10 @@ export function inputOptionProblems(options: InputOptions): string[] {
   if (options.viewSource !== undefined && !VIEW_SOURCES.includes(options.viewSource)) {
     problems.push(`--view-source '${options.viewSource}': must be one of ${VIEW_SOURCES.join(', ')}`);
   }
+  if (options.autoscaleIdleSeconds !== undefined && !/^\d{1,5}$/.test(options.autoscaleIdleSeconds)) {
+    problems.push(`--autoscale-idle-seconds '${options.autoscaleIdleSeconds}': must be a whole number of seconds`);
+  }
+  if (options.autoscaleIdleSeconds !== undefined && !options.autoscale) problems.push('--autoscale-idle-seconds needs --autoscale');
   for (const name of options.sidecar ?? []) {
     if (!(DNS1123_LABEL.test(name) && name.length <= 63)) problems.push(`--sidecar '${name}': must be a container name (a DNS-1123 label)`);
   }
@@ -82,6 +91,7 @@ export function loadInputs(options: InputOptions): LoadedInputs {
     sidecars: options.sidecar,
     viewInMemory: options.viewInMemory,
     viewSource: options.viewSource as FluxViewSource | undefined,
+    autoscale: options.autoscale ? { idleSeconds: options.autoscaleIdleSeconds === undefined ? undefined : Number(options.autoscaleIdleSeconds) } : undefined,
   });
   const problems = inInputOrder([...read.problems, ...result.problems]);
   return { clusters: problems.length > 0 ? [] : result.clusters, problems, warnings: result.warnings };

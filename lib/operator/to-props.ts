@@ -14,6 +14,7 @@ import { featuresIfValid } from '../core/kubernetes-version';
 import {
   ContainerSecurityContext, ContainerVolume, ImagePullPolicy, MiniClusterContainer,
 } from '../constructs/props/container';
+import { AutoscaleOptions } from '../constructs/props/autoscale';
 import { FluxOptions, FluxViewSource } from '../constructs/props/flux';
 import { PodOptions, PodRestartPolicy } from '../constructs/props/pod';
 import { brokerConfigLayoutProblems } from './broker-config-layout';
@@ -51,6 +52,12 @@ export interface CustomResourceOptions {
    * resource cannot say this itself. @default - FluxViewSource.COPY_TO_MEMORY with viewInMemory, else FluxViewSource.COPY_TO_DISK
    */
   readonly viewSource?: FluxViewSource;
+  /**
+   * Autoscale the cluster from Flux's queue (MiniClusterProps.autoscale); only for an elastic
+   * resource (maxSize above size). A MiniCluster resource cannot say this itself.
+   * @default - no autoscaler
+   */
+  readonly autoscale?: AutoscaleOptions;
 }
 
 /** A converted MiniCluster resource. */
@@ -244,6 +251,7 @@ class Context {
       pod: this.pod(s.pod ?? {}),
       shareProcessNamespace: s.shareProcessNamespace,
       kubernetesVersion: options.kubernetesVersion,
+      autoscale: options.autoscale,
       certificate: curveCert !== undefined ? CertificateSource.insecureInline(curveCert) : undefined,
     })!;
   }
@@ -426,6 +434,7 @@ class Context {
     else if (propPath === 'kubernetesVersion' || propPath === 'ttlSecondsAfterFinished') return { path: `(option ${propPath})`, segments: [], value, rule };
     else if (propPath === 'flux.container.inMemory') return { path: '(option --view-in-memory)', segments: [], value, rule };
     else if (propPath === 'flux.container.source') return { path: '(option --view-source)', segments: [], value, rule };
+    else if (propPath.startsWith('autoscale')) return { path: `(option --${propPath.replace(/^autoscale\.?/, 'autoscale-').replace(/-$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)})`, segments: [], value, rule };
     else if (propPath === 'pod.fsGroup') path = 'spec.pod.securityContext.fsGroup';
     else if (propPath === 'certificate.inlineCertificate') path = 'spec.flux.curveCert';
     else if (carrier !== undefined && propPath === `containers[${carrier}].imagePullSecret`) path = 'spec.flux.container.imagePullSecret';

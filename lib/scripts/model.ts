@@ -60,6 +60,13 @@ export interface HandshakeScriptModel {
   readonly exitFile?: string;
 }
 
+/** The autoscaler's Flux agent: where it talks to the autoscaler, and how often. */
+export interface AutoscaleScriptModel {
+  /** The directory shared with the autoscaler sidecar. */
+  readonly dir: string;
+  readonly periodSeconds: number;
+}
+
 /** What the readiness probe script (flux-ready.sh) checks. */
 export interface ReadinessScriptModel {
   /** The brokers' TCP port (`tbon.endpoint` / `bootstrap.default_port`). */
@@ -161,6 +168,11 @@ export interface ScriptModel {
   readonly workerRestartDelaySeconds: number;
   /** Present when the hosts handshake runs in the pod. */
   readonly handshake?: HandshakeScriptModel;
+  /**
+   * The autoscaler's Flux agent (templates/autoscale-agent.sh), started in the background by the
+   * lead's entrypoint. @default - no autoscaler
+   */
+  readonly autoscale?: AutoscaleScriptModel;
   /** Wrapped non-Flux containers. */
   readonly sidecars: SidecarScriptModel[];
 }

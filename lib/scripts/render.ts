@@ -3,6 +3,7 @@
  * lib/scripts/templates. The model is already resolved by the constructs; this module only checks
  * the few facts the scripts rely on for their own correctness, and fails with every problem at once.
  */
+import { DRAIN_REASON } from '../core/autoscale-contract';
 import { rangeHostlist } from '../core/hostlist';
 import { fluxPaths, IMAGE_VIEW_DIR, VIEW_IMAGE_CHECK_DIR, viewTreeDir } from '../core/paths';
 import { LeadMode, ReadinessScriptModel, ScriptModel, SidecarScriptModel } from './model';
@@ -27,6 +28,8 @@ export const READY_SCRIPT_KEY = 'flux-ready.sh';
 export const WORKER_RC_SCRIPT_KEY = 'worker-rc.sh';
 /** ConfigMap key of the lead's wrapper of its initial program (every mode but interactive). */
 export const LEAD_PROGRAM_SCRIPT_KEY = 'lead-program.sh';
+/** ConfigMap key of the autoscaler's Flux agent, which the lead's entrypoint starts (autoscale). */
+export const AUTOSCALE_AGENT_SCRIPT_KEY = 'autoscale-agent.sh';
 /** ConfigMap key of the Flux runner's entrypoint (every rank). */
 export const ENTRYPOINT_SCRIPT_KEY = 'entrypoint.sh';
 /** ConfigMap key of the wrapper script of sidecar container `name`. */
@@ -67,6 +70,19 @@ export function renderScripts(model: ScriptModel): { [configMapKey: string]: str
     });
   }
   if (model.workerRcPlans.length > 0) scripts[WORKER_RC_SCRIPT_KEY] = renderWorkerRc(model);
+  if (model.autoscale) {
+    scripts[AUTOSCALE_AGENT_SCRIPT_KEY] = renderTemplate(AUTOSCALE_AGENT_SCRIPT_KEY, {
+      values: {
+        QUIET: String(model.quiet),
+        FLUX_VIEW_FILE: fluxViewFile(model),
+        AUTOSCALE_DIR: model.autoscale.dir,
+        PERIOD_SECONDS: model.autoscale.periodSeconds,
+        DRAIN_REASON,
+        RELEASED_MARKER: fluxPaths(model.mountPath).releasedMarker,
+      },
+      flags: {},
+    });
+  }
   return scripts;
 }
 
@@ -151,6 +167,7 @@ function renderEntrypoint(model: ScriptModel): string {
       WORKER_RC_SCRIPT: `${model.scriptsDir}/${WORKER_RC_SCRIPT_KEY}`,
       LEAD_PROGRAM_SCRIPT: `${model.scriptsDir}/${LEAD_PROGRAM_SCRIPT_KEY}`,
       INIT_SCRIPT: `${model.scriptsDir}/${INIT_SCRIPT_KEY}`,
+      AUTOSCALE_AGENT_SCRIPT: `${model.scriptsDir}/${AUTOSCALE_AGENT_SCRIPT_KEY}`,
     },
     flags: {
       STRICT: model.strict,
@@ -163,7 +180,8 @@ function renderEntrypoint(model: ScriptModel): string {
       HANDSHAKE: handshake !== undefined,
       RESOLVE_PARENT: handshake?.resolveParent === true,
       RUNNER_EXIT_FILE: handshake?.exitFile !== undefined,
-      ELASTIC: model.elastic === true,
+      // The autoscaler shrinks only elastic clusters; its released ranks exit 0 like a manual shrink's.
+      ELASTIC: model.elastic === true || model.autoscale !== undefined,
       SCRIPT: model.script !== undefined,
       JOB_DIR: model.script !== undefined || mode === LeadMode.BATCH,
       RUNS_PROGRAM: runsProgram,
@@ -175,6 +193,7 @@ function renderEntrypoint(model: ScriptModel): string {
       LEAD_BATCH: mode === LeadMode.BATCH,
       BATCH_RAW: model.batchRaw,
       LEAD_INTERACTIVE: mode === LeadMode.INTERACTIVE,
+      AUTOSCALE: model.autoscale !== undefined,
     },
   };
   return renderTemplate('entrypoint.sh', context);
@@ -309,6 +328,7 @@ function checkModel(model: ScriptModel): string[] {
     ['archivePath', model.archivePath],
     ['workingDir', model.workingDir],
     ['handshake.dir', model.handshake?.dir],
+    ['autoscale.dir', model.autoscale?.dir],
   ] as const) {
     if (value !== undefined && !/^\/[^\n]*[^/\n]$|^\/$/.test(value)) {
       bad(field, value, 'must be an absolute path without a trailing slash');
@@ -349,6 +369,9 @@ function checkModel(model: ScriptModel): string[] {
     seen.add(sidecar.name);
   }
 
+  if (model.autoscale && (!Number.isInteger(model.autoscale.periodSeconds) || model.autoscale.periodSeconds < 1)) {
+    bad('autoscale.periodSeconds', model.autoscale.periodSeconds, 'must be an integer >= 1');
+  }
   const handshake = model.handshake;
   if (handshake) {
     if (model.hostlist !== rangeHostlist(model.clusterName, Math.max(1, model.maxSize))) {

@@ -342,7 +342,7 @@ describe('fields that differ from the operator', () => {
     expect([toml.bootstrap.curve_cert, toml.resource.path, toml.archive.dbpath])
       .toEqual(['/opt/flux/config/curve/curve.cert', '/opt/flux/config/etc/flux/system/R', '/opt/flux/config/var/lib/flux/job-archive.sqlite']);
     expect(configMap.data['entrypoint.sh']).toContain("mount_path='/opt/flux'");
-    expect(JSON.stringify(configMap.data)).not.toMatch(/\/mnt\/flux(?!-handshake)/);
+    expect(JSON.stringify(configMap.data)).not.toMatch(/\/mnt\/flux(?!-handshake|-runner)/);
     const pod = docs.find((d) => d.kind === 'Job' && d.metadata.labels['app.kubernetes.io/component'] === 'job').spec.template.spec;
     for (const c of [...pod.initContainers.filter((i: any) => i.name === 'flux-view'), pod.containers[0]]) {
       expect(c.volumeMounts).toContainEqual({ name: 'flux-view', mountPath: '/opt/flux' });

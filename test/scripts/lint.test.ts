@@ -22,6 +22,7 @@ function variants(mode: LeadMode): Record<string, Partial<ScriptModel>> {
       viewDisabled: false,
       archivePath: '/data/archive.sqlite',
       handshake: { dir: '/mnt/handshake', resolveParent: true, parentWatchSeconds: 7 },
+      autoscale: { dir: '/mnt/flux autoscale', periodSeconds: 3 },
       completeWorkers: true,
       workerRejoins: true,
       workerMaxRestarts: 3,

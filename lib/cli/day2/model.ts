@@ -3,7 +3,7 @@
  * `status -o json` prints (schema in docs/day2.md) and what the table shows. Pure: no requests.
  */
 import type * as k8s from '@kubernetes/client-node';
-import { MAX_SIZE_ANNOTATION, MIN_SIZE_ANNOTATION, SIZE_ANNOTATION } from '../../core/day2-contract';
+import { AUTOSCALE_ANNOTATION, MAX_SIZE_ANNOTATION, MIN_SIZE_ANNOTATION, SIZE_ANNOTATION } from '../../core/day2-contract';
 import { HANDSHAKE_CONTAINER } from '../../core/handshake-contract';
 import { ENTRYPOINT_MOUNT_DIR } from '../../core/paths';
 import { clusterNameOf, podsByRank, time } from './cluster';
@@ -46,6 +46,32 @@ export interface ClusterStatus {
   readonly ranks: RankStatus[];
   /** The Job's failure and every rank's problems, in words. */
   readonly problems: string[];
+  /** The autoscaler's last decision (its Job annotation), when the cluster is autoscaled and it decided something yet. */
+  readonly autoscaler?: AutoscalerDecision;
+}
+
+/** What the autoscaler decided last, when and why (the Job's AUTOSCALE_ANNOTATION). */
+export interface AutoscalerDecision {
+  readonly time: string;
+  readonly action: string;
+  readonly from: number;
+  readonly to: number;
+  readonly reason: string;
+}
+
+/** The autoscaler's last decision, from its annotation; a value that is not one is shown as it is. */
+export function autoscalerDecision(job: k8s.V1Job): AutoscalerDecision | undefined {
+  const text = job.metadata?.annotations?.[AUTOSCALE_ANNOTATION];
+  if (text === undefined) return undefined;
+  try {
+    const d = JSON.parse(text);
+    if (typeof d?.action === 'string' && typeof d?.reason === 'string' && Number.isInteger(d?.from) && Number.isInteger(d?.to)) {
+      return { time: String(d.time ?? ''), action: d.action, from: d.from, to: d.to, reason: d.reason };
+    }
+  } catch {
+    // shown as it is below
+  }
+  return { time: '', action: 'unknown', from: 0, to: 0, reason: `unreadable annotation ${AUTOSCALE_ANNOTATION}: ${text.slice(0, 200)}` };
 }
 
 /** Extra per-pod detail fetched only for pods stuck before their containers run (events). */
@@ -84,6 +110,7 @@ export function clusterStatus(job: k8s.V1Job, pods: k8s.V1Pod[], warnings: PodWa
   const limits = sizeLimits(job);
   const up = ranks.filter((r) => r.ready && r.rank < current).length;
   const problems: string[] = [];
+  const decision = autoscalerDecision(job);
   const failed = conditionTrue(job, 'Failed') ?? conditionTrue(job, 'FailureTarget');
   if (failed) problems.push(explainJobFailure(job, failed));
   for (const r of ranks) for (const p of r.problems ?? []) problems.push(`rank ${r.rank}: ${p}`);
@@ -102,6 +129,7 @@ export function clusterStatus(job: k8s.V1Job, pods: k8s.V1Pod[], warnings: PodWa
     })),
     ranks,
     problems,
+    ...(decision ? { autoscaler: decision } : {}),
   };
 }
 

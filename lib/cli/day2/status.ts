@@ -91,6 +91,8 @@ export function statusText(s: ClusterStatus): string {
   ];
   const conditions = s.conditions.filter((c) => c.status === 'True').map((c) => `${c.type}${c.reason ? ` (${c.reason})` : ''}`);
   if (conditions.length) lines.push(`Conditions: ${conditions.join(', ')}`);
+  const a = s.autoscaler;
+  if (a) lines.push(`Autoscaler: ${a.action}${a.action === 'grow' || a.action === 'shrink' ? ` ${a.from} -> ${a.to}` : ''}${a.time ? ` at ${a.time}` : ''}: ${a.reason}`);
   let out = `${lines.join('\n')}\n\n`;
   if (s.ranks.length === 0) out += 'No pods yet.\n';
   else {

@@ -11,6 +11,8 @@ export interface PodParts {
   readonly containers: Container[];
   readonly volumes: Volume[];
   readonly labels: Record<string, string>;
+  /** The pods' ServiceAccount, when the MiniCluster makes one (the autoscaler's). @default - pod.serviceAccountName */
+  readonly serviceAccountName?: string;
   /** Extra podFailurePolicy rules (for example the handshake's exit codes), evaluated first. */
   readonly failureRules?: PodFailurePolicyRule[];
 }
@@ -65,7 +67,7 @@ function podSpec(r: ResolvedMiniCluster, pod: PodParts): PodSpec {
     restartPolicy: r.restartPolicy,
     shareProcessNamespace: r.props.shareProcessNamespace ?? false,
     automountServiceAccountToken: p.automountServiceAccountToken ?? false,
-    serviceAccountName: p.serviceAccountName,
+    serviceAccountName: pod.serviceAccountName ?? p.serviceAccountName,
     nodeSelector: p.nodeSelector ? sortKeys(p.nodeSelector) : undefined,
     affinity: affinity(r),
     tolerations: p.tolerations?.map((t) => clean({ key: t.key, operator: t.operator, value: t.value, effect: t.effect })),

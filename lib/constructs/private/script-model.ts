@@ -6,6 +6,8 @@ import { childRanks } from '../../core/topology';
 import { WORKER_RC_PLANS } from '../../core/worker-rc-plans';
 import { HandshakeScriptModel, LeadMode, ScriptModel } from '../../scripts/model';
 import { nodeTaskFlags, resourceEncodeArgs, ResolvedMiniCluster } from './resolve';
+import { AUTOSCALE_DIR } from '../../core/autoscale-contract';
+import { resolveAutoscale } from './autoscale';
 
 /** Restarts allowed to a worker broker when no successPolicy reaps workers. */
 const BOUNDED_WORKER_RESTARTS = 10;
@@ -22,6 +24,7 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerTa
         : LeadMode.SUBMIT;
   const words = (...parts: Array<string | undefined>) => parts.filter((s): s is string => !!s && s.trim() !== '').join(' ');
   const debugFlag = r.debug ? '-vvv' : undefined;
+  const autoscale = resolveAutoscale(r);
   return {
     clusterName: r.name,
     // The lead is up once its TBON children among the quorum's ranks (broker.quorum) connected.
@@ -74,6 +77,7 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerTa
     workerMaxRestarts: r.features.successPolicy ? 0 : BOUNDED_WORKER_RESTARTS,
     workerRestartDelaySeconds: 5,
     handshake,
+    autoscale: autoscale ? { dir: AUTOSCALE_DIR, periodSeconds: autoscale.periodSeconds } : undefined,
     sidecars: r.props.containers
       .filter((x, i) => i !== r.runnerIndex && !x.noWrapEntrypoint)
       .map((x) => ({ name: x.name!, command: x.command, commands: { init: x.commands?.init, pre: x.commands?.pre, post: x.commands?.post, servicePre: x.commands?.servicePre } })),

@@ -17,6 +17,7 @@ function imageViolations(props: MiniClusterProps): Violation[] {
     ...(Array.isArray(props.containers) ? props.containers : []).map((c, i): [string, unknown] => [`containers[${i}].image`, c?.image]),
     ['flux.container.image', props.flux?.container?.image],
     ['handshake.image', props.handshake?.image],
+    ['autoscale.image', props.autoscale?.image],
   ];
   if (props.certificate?.kind === CertificateSourceKind.GENERATED_IN_CLUSTER) images.push(['certificate.image', props.certificate.generated?.image]);
   const out: Violation[] = [];

@@ -20,6 +20,7 @@ import { userMountPath } from './containers';
 import { viewSource } from './resolve';
 import { runSuffixLength } from './gitops';
 import { hardeningViolations } from './validate-hardening';
+import { autoscaleViolations } from './autoscale';
 
 /** One problem: where, what value, which rule. */
 export interface Violation {
@@ -37,7 +38,7 @@ const TOLERATION_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const PULL_POLICIES: string[] = Object.values(ImagePullPolicy);
 const VOLUME_SOURCES: (keyof ContainerVolume)[] = ['hostPath', 'configMapName', 'claimName', 'secretName', 'emptyDir', 'csiDriver'];
 /** Names the MiniCluster gives its own volumes. */
-export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-view-tree', 'flux-view-image', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake', 'flux-handshake-program', 'flux-tmp'];
+export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-view-tree', 'flux-view-image', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake', 'flux-handshake-program', 'flux-tmp', 'flux-autoscale', 'flux-autoscaler-token', 'flux-autoscaler-program'];
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const intInRange = (v: unknown, lo: number, hi = Number.MAX_SAFE_INTEGER) => isInt(v) && v >= lo && v <= hi;
@@ -94,6 +95,7 @@ export function validateMiniClusterProps(props: MiniClusterProps, ctx: Validatio
   validatePod(props, add);
   validateContainers(props, add);
   out.push(...hardeningViolations(props, ctx));
+  out.push(...autoscaleViolations(props));
   return out;
 }
 

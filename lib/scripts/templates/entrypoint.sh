@@ -65,6 +65,9 @@ submit_command=@@SUBMIT_COMMAND@@
 #@@IF SUBMIT_FLAGS@@
 submit_flags=@@SUBMIT_FLAGS@@
 #@@END SUBMIT_FLAGS@@
+#@@IF AUTOSCALE@@
+autoscale_agent_script=@@AUTOSCALE_AGENT_SCRIPT@@
+#@@END AUTOSCALE@@
 #@@IF LEAD_BATCH@@
 batch_text=@@BATCH_TEXT@@
 logs_dir=@@LOGS_DIR@@
@@ -673,7 +676,16 @@ run_worker() {
 run_hook pre "$hook_pre"
 exit_status=0
 if [ "$rank" -eq 0 ]; then
+#@@IF AUTOSCALE@@
+  # The autoscaler's Flux agent: it reports Flux's queue and resources to the autoscaler sidecar
+  # and drains the ranks it names. It waits for the broker by itself, and ends with this container.
+  bash "$autoscale_agent_script" &
+  autoscale_agent_pid=$!
+#@@END AUTOSCALE@@
   run_lead
+#@@IF AUTOSCALE@@
+  kill "$autoscale_agent_pid" 2>/dev/null || true
+#@@END AUTOSCALE@@
 else
   run_worker
 fi
