@@ -8,6 +8,7 @@ import { defaultCertificateSecretName } from '../core/certificate-contract';
 import { imageReferenceError } from '../core/image-reference';
 import { DEFAULT_NODE_IMAGE } from '../core/images';
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN, MAX_UNIX_ID, QUANTITY, labelKeyError, labelValueError } from '../core/k8s-formats';
+import { hardenedSecurityContext } from './private/hardened';
 import { sortKeys } from './private/labels';
 import { CERTGEN_PROGRAM, sharedRuntimeProgram } from './private/runtime-programs';
 import { ImagePullPolicy } from './props/container';
@@ -209,13 +210,7 @@ function jobSpec(p: ResolvedProps, serviceAccountName: string, configMapName: st
       requests: { cpu: p.resources.cpuRequest, memory: p.resources.memoryRequest },
       limits: { cpu: p.resources.cpuLimit, memory: p.resources.memoryLimit },
     },
-    securityContext: {
-      allowPrivilegeEscalation: false,
-      capabilities: { drop: ['ALL'] },
-      privileged: false,
-      readOnlyRootFilesystem: true,
-      runAsNonRoot: true,
-    },
+    securityContext: hardenedSecurityContext(),
     // The program's error message becomes the pod's termination message (it never holds keys).
     terminationMessagePolicy: 'FallbackToLogsOnError',
     volumeMounts: [{ name: 'program', mountPath: PROGRAM_DIR, readOnly: true }],

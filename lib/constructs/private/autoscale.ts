@@ -16,6 +16,7 @@ import { DEFAULT_NODE_IMAGE } from '../../core/images';
 import { featuresIfValid } from '../../core/kubernetes-version';
 import { MiniClusterProps } from '../mini-cluster-props';
 import { KUEUE_QUEUE_LABEL } from './gitops';
+import { hardenedSecurityContext } from './hardened';
 import { ResolvedMiniCluster } from './resolve';
 import type { Violation } from './validate-mini-cluster-props';
 
@@ -156,15 +157,7 @@ export function autoscalePodParts(r: ResolvedMiniCluster, a: ResolvedAutoscale, 
     command: ['/bin/sh', '-c', COMMAND, `${PROGRAM_DIR}/${programKey}`],
     env,
     resources: { requests: { cpu: '10m', memory: '32Mi' }, limits: { memory: '128Mi' } },
-    securityContext: {
-      allowPrivilegeEscalation: false,
-      capabilities: { drop: ['ALL'] },
-      privileged: false,
-      readOnlyRootFilesystem: true,
-      runAsNonRoot: true,
-      runAsUser: user,
-      seccompProfile: { type: 'RuntimeDefault' },
-    },
+    securityContext: hardenedSecurityContext({ runAsUser: user, seccompProfile: { type: 'RuntimeDefault' } }),
     terminationMessagePolicy: 'FallbackToLogsOnError',
     volumeMounts: [
       { name: AUTOSCALE_VOLUME, mountPath: AUTOSCALE_DIR },
