@@ -87,6 +87,9 @@ describe('flux-init.sh', () => {
     // AND the copy keeps the source's time, so the shipped bytecode stays valid
     const copy = source.replace(`${sandbox.image}/software`, `${sandbox.mount}/software`);
     expect(fs.statSync(copy).mtime.toISOString()).toBe(built.toISOString());
+    // AND the modes (an executable stays one)
+    expect(fs.statSync(`${sandbox.mount}/software/linux-x86_64/flux-core-0.88.0/bin/flux`).mode & 0o777).toBe(0o755);
+    expect(fs.statSync(copy).mode & 0o777).toBe(0o644);
   });
 
   (RUNNING_AS_ROOT ? test : test.skip)('as a non-root user it copies into volumes whose root it does not own, keeping times', () => {

@@ -52,15 +52,17 @@ view_source=$(readlink -f "$image_opt/view") || fail "$image_opt/view is missing
 if [ ! -d "$view_source" ] || [ ! -d "$image_opt/software" ]; then
   fail "$image_opt/view or $image_opt/software is missing: is this a flux view image?"
 fi
-# Copies what directory $1 holds into directory $2, keeping modification times (-p) so that the
-# Python bytecode shipped in the tree stays valid (with new times every rank would recompile the
-# flux modules at its first command). Entry by entry: $2 may be a volume's root, whose times a
-# non-root user may not set (cp -p "$1/." would fail there).
+# Copies what directory $1 holds into directory $2, keeping modification times so that the Python
+# bytecode shipped in the tree stays valid (with new times every rank would recompile the flux
+# modules at its first command). Times only: owner and mode (this container's user, the image's
+# modes under umask 022) need no per-file chown and chmod, a third of the copy's CPU with 16 pods
+# copying at once on one node. Entry by entry: $2 may be a volume's root, whose times a non-root
+# user may not set (cp -p "$1/." would fail there).
 copy_tree() {
   local entry
   for entry in "$1"/* "$1"/.[!.]* "$1"/..?*; do
     if [ -e "$entry" ] || [ -L "$entry" ]; then
-      cp -R -p "$entry" "$2/" || return 1
+      cp -R --preserve=timestamps "$entry" "$2/" || return 1
     fi
   done
 }
