@@ -1,4 +1,5 @@
 /** `flux NAME -- ARGS...`: runs `flux ARGS` in the lead's Flux container, as `kubectl exec` would. */
+import type * as k8s from '@kubernetes/client-node';
 import { Command } from 'commander';
 import { FLUX_VIEW_ANNOTATION } from '../../core/day2-contract';
 import { fluxPaths } from '../../core/paths';
@@ -23,9 +24,17 @@ interface FluxOptions extends KubeOptions {
   readonly stdin?: boolean;
 }
 
+/** In `sh -c`, with the view script as $0: the Flux view's environment and FLUX_URI at the broker. */
+export const FLUX_VIEW_ENV = '. "$0" && FLUX_URI="$fluxsocket" && export FLUX_URI';
+
 /** The command run in the container: source the view, point FLUX_URI at the broker, exec flux. */
 export function fluxCommandLine(viewScript: string, args: string[]): string[] {
-  return ['/bin/sh', '-c', '. "$0" && FLUX_URI="$fluxsocket" && export FLUX_URI && exec flux "$@"', viewScript, ...args];
+  return ['/bin/sh', '-c', `${FLUX_VIEW_ENV} && exec flux "$@"`, viewScript, ...args];
+}
+
+/** The cluster's Flux view script (the Job's flux-view annotation; the default mount's for older Jobs). */
+export function viewScriptOf(job: k8s.V1Job): string {
+  return job.metadata?.annotations?.[FLUX_VIEW_ANNOTATION] ?? fluxPaths('/mnt/flux').viewScript;
 }
 
 /** Where a command run by execIn reads and writes. */
@@ -75,8 +84,7 @@ export function fluxCommand(program: string): Command {
       const kube = connect(connectionOptions(options));
       const job = await findClusterJob(kube, clusterName);
       const pod = (await podOfRank(kube, job, rank)).metadata!.name!;
-      const viewScript = job.metadata?.annotations?.[FLUX_VIEW_ANNOTATION] ?? fluxPaths('/mnt/flux').viewScript;
-      return execIn(kube, pod, fluxContainerName(job), fluxCommandLine(viewScript, args), {
+      return execIn(kube, pod, fluxContainerName(job), fluxCommandLine(viewScriptOf(job), args), {
         stdout: process.stdout, stderr: process.stderr, stdin: options.stdin ? process.stdin : null, program,
       });
     }));

@@ -9,11 +9,11 @@
 import * as path from 'path';
 import type * as k8s from '@kubernetes/client-node';
 import { Writable } from 'stream';
-import { FLUX_VIEW_ANNOTATION } from '../../core/day2-contract';
 import { fluxPaths } from '../../core/paths';
 import { podOfRank } from './cluster';
 import { Day2Error, EXIT } from './errors';
-import { execIn, ExecStreams } from './flux';
+import { formatIdset } from '../../runtime/autoscale/idset';
+import { execIn, ExecStreams, FLUX_VIEW_ENV, viewScriptOf } from './flux';
 import { Kube } from './kube';
 import { fluxContainerName } from './model';
 
@@ -39,14 +39,14 @@ export const RELEASE_SCRIPT = [
 /** Runs after growing: the new ranks may still be drained from an earlier shrink. */
 export const UNDRAIN_SCRIPT = 'flux resource undrain -u "$1"';
 
-/** `first-last` or `first`: the idset of ranks from..to-1. */
-export function rankIdset(from: number, to: number): string {
-  return to - from === 1 ? String(from) : `${from}-${to - 1}`;
+/** The idset of ranks from..to-1 (`2-3`, or `2`). */
+function rankIdset(from: number, to: number): string {
+  return formatIdset(Array.from({ length: to - from }, (_, i) => from + i));
 }
 
 /** The command line that runs `script` with `args` under the Flux view's environment. */
 export function leadScriptCommand(viewScript: string, script: string, args: string[]): string[] {
-  return ['/bin/sh', '-c', `. "$0" && FLUX_URI="$fluxsocket" && export FLUX_URI && {\n${script}\n}`, viewScript, ...args];
+  return ['/bin/sh', '-c', `${FLUX_VIEW_ENV} && {\n${script}\n}`, viewScript, ...args];
 }
 
 function collect(): { stream: Writable; text: () => string } {
@@ -58,19 +58,17 @@ function collect(): { stream: Writable; text: () => string } {
 }
 
 async function runInLead(kube: Kube, job: k8s.V1Job, script: string, args: string[], program: string): Promise<{ code: number; stderr: string }> {
-  const viewScript = job.metadata?.annotations?.[FLUX_VIEW_ANNOTATION] ?? fluxPaths('/mnt/flux').viewScript;
   const pod = (await podOfRank(kube, job, 0)).metadata!.name!;
   const out = collect();
   const err = collect();
   const io: ExecStreams = { stdout: out.stream, stderr: err.stream, stdin: null, program };
-  const code = await execIn(kube, pod, fluxContainerName(job), leadScriptCommand(viewScript, script, args), io);
+  const code = await execIn(kube, pod, fluxContainerName(job), leadScriptCommand(viewScriptOf(job), script, args), io);
   return { code, stderr: err.text() };
 }
 
 /** Drains ranks from..to-1, waits up to `waitSeconds` for their jobs, and marks them released. */
 export async function releaseRanks(kube: Kube, job: k8s.V1Job, from: number, to: number, waitSeconds: number, program: string): Promise<void> {
-  const viewScript = job.metadata?.annotations?.[FLUX_VIEW_ANNOTATION] ?? fluxPaths('/mnt/flux').viewScript;
-  const marker = fluxPaths(path.posix.dirname(viewScript)).releasedMarker;
+  const marker = fluxPaths(path.posix.dirname(viewScriptOf(job))).releasedMarker;
   const ranks = rankIdset(from, to);
   const { code, stderr } = await runInLead(kube, job, RELEASE_SCRIPT, [ranks, marker, String(waitSeconds)], program);
   if (code === 3) throw new Day2Error(EXIT.TIMEOUT, `cannot shrink ${job.metadata!.name}: ${stderr} (drained: they take no new job; run scale again once they are done)`);
