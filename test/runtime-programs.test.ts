@@ -137,13 +137,14 @@ describe('runtime programs: one shared, content-hashed ConfigMap per program, na
     expect(job.metadata.name).toMatch(/^flux-0-[0-9a-f]{8}$/);
   });
 
-  test('sizes: one 4-pod cluster\'s own objects are at most 40 KB of YAML, and ten clusters cost far less than ten times one', () => {
+  test('sizes: one 4-pod cluster\'s own objects are at most 44 KB of YAML, and ten clusters cost far less than ten times one', () => {
     // Every document, as a multi-document file has them (Yaml.stringify takes one value).
     const yamlOf = (docs: any[]) => Buffer.byteLength(docs.map((d) => Yaml.stringify(d)).join('---\n'));
     const one = Testing.synth(chartOf(Testing.app(), 'c', ['flux-0']));
     const ten = Testing.synth(chartOf(Testing.app(), 'c', tenNames));
     const own = yamlOf(one.filter((d) => !isProgram(d)));
-    expect(own).toBeLessThanOrEqual(40 * 1024);
+    // (44 KB since the view copy folds directories into links: its program is 2.6 KB of the scripts)
+    expect(own).toBeLessThanOrEqual(44 * 1024);
     const shared = yamlOf(one.filter(isProgram));
     // ten clusters (names as long as the one's): ten times a cluster's own objects, and the programs once
     expect(Math.abs(yamlOf(ten) - (10 * own + shared))).toBeLessThan(100);

@@ -67,9 +67,16 @@ copy_tree() {
   done
 }
 
+#@@INCLUDE view-fold.sh@@
+
 mkdir -p "$mount_path/view" "$mount_path/software"
 say "copying the Flux view $view_source to $mount_path/view"
-copy_tree "$view_source" "$mount_path/view" || fail "cannot copy the Flux view to $mount_path/view"
+if ! fold_view "$view_source" "$image_opt/software" "$mount_path/view"; then
+  say "copying the Flux view link by link (no GNU find and tar in this image, or odd names)"
+  # (from nothing: cp would write through a link left by the failed attempt)
+  find "$mount_path/view" -mindepth 1 -delete || fail "cannot empty $mount_path/view"
+  copy_tree "$view_source" "$mount_path/view" || fail "cannot copy the Flux view to $mount_path/view"
+fi
 say "copying $image_opt/software to $mount_path/software"
 copy_tree "$image_opt/software" "$mount_path/software" || fail "cannot copy $image_opt/software to $mount_path/software"
 #@@END VIEW_IMAGE_VOLUME@@
