@@ -5,7 +5,7 @@
 import { createCurveCert, curveCertProblems, curveCertSecret } from '../../cert';
 import { CERTIFICATE_SECRET_KEY } from '../../core/certificate-contract';
 import { CertgenConfig } from './config';
-import { KubeApiResponse, kubeApiRequest, statusMessage } from './kube-api';
+import { KubeApiResponse, kubeApiRequest, statusMessage } from '../shared/kube-api';
 
 /** A failure with a complete, user-facing message. */
 export class CertgenError extends Error {}

@@ -5,7 +5,7 @@
  */
 import { ConfigError, readConfig } from './config';
 import { CertgenError, ensureCertificateSecret } from './ensure-secret';
-import { KubeApiUnreachable } from './kube-api';
+import { KubeApiUnreachable } from '../shared/kube-api';
 
 async function main(): Promise<number> {
   try {
