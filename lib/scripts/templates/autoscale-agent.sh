@@ -110,48 +110,49 @@ write_snapshot() {
     "$cores_per_node" "$last_job_event" "$pending" > "$file"
 }
 
+# Adds the ranks of idset $2 to set $1 of the caller's associative array `member` (bash scoping).
+members_of() {
+  local r
+  for r in $(expand_idset "$2"); do
+    member[$1:$r]=1
+  done
+}
+
 # Drains the ranks the autoscaler names in $1 that are not drained yet, and undrains the ranks it
 # drained before and no longer names. Drains made by anyone else are never undone. Then marks the
 # named ranks that are drained and idle as released, and unmarks the others. Returns 0 when it
 # changed something, 1 when not, 2 on a failure.
 apply_drains() {
   local r add=() remove=() mark=() unmark=() keep=()
-  local -A wanted=() drained_now=() idle=() is_up=() kept=()
+  # Set membership as "<set>:<rank>" keys: wanted, drained (by anyone), idle (drained and idle), up, kept.
+  local -A member=()
+  members_of wanted "$1"
+  members_of drained "$any_drained"
+  members_of idle "$drained"
+  members_of up "$up"
   for r in $(expand_idset "$1"); do
-    wanted[$r]=1
-  done
-  for r in $(expand_idset "$any_drained"); do
-    drained_now[$r]=1
-  done
-  for r in $(expand_idset "$drained"); do
-    idle[$r]=1
-  done
-  for r in $(expand_idset "$up"); do
-    is_up[$r]=1
-  done
-  for r in $(expand_idset "$1"); do
-    if [ -z "${drained_now[$r]:-}" ]; then
+    if [ -z "${member[drained:$r]:-}" ]; then
       add+=("$r")
     fi
   done
   for r in $(expand_idset "$ours"); do
-    if [ -z "${wanted[$r]:-}" ]; then
+    if [ -z "${member[wanted:$r]:-}" ]; then
       remove+=("$r")
     fi
   done
   # A rank whose broker left has no marker any more (a new pod starts without one).
   for r in $(expand_idset "$released"); do
-    if [ -n "${is_up[$r]:-}" ]; then
-      if [ -n "${wanted[$r]:-}" ]; then
+    if [ -n "${member[up:$r]:-}" ]; then
+      if [ -n "${member[wanted:$r]:-}" ]; then
         keep+=("$r")
-        kept[$r]=1
+        member[kept:$r]=1
       else
         unmark+=("$r")
       fi
     fi
   done
   for r in $(expand_idset "$1"); do
-    if [ -n "${idle[$r]:-}" ] && [ -n "${is_up[$r]:-}" ] && [ -z "${kept[$r]:-}" ]; then
+    if [ -n "${member[idle:$r]:-}" ] && [ -n "${member[up:$r]:-}" ] && [ -z "${member[kept:$r]:-}" ]; then
       mark+=("$r")
     fi
   done
