@@ -17,12 +17,18 @@ export interface RunRecord {
   readonly reruns?: Array<{ readonly date: string; readonly ids: string[] }>;
 }
 
-/** `record` with the results of a later `--only` run in place of the rows of the cases it ran. */
+/**
+ * `record` with the results of a later `--only` run in place of the rows of the cases it ran. The
+ * re-runs it lists name each case once, at its last re-run (the rows show that one's results).
+ */
 export function withRerun(record: RunRecord, rerun: RunRecord): RunRecord {
   const ids = rerun.results.map((r) => r.id);
   const results = record.results.map((r) => rerun.results.find((x) => x.id === r.id) ?? r);
   for (const r of rerun.results) if (!results.some((x) => x.id === r.id)) results.push(r);
-  return { ...record, results, reruns: [...record.reruns ?? [], { date: rerun.date, ids }] };
+  const earlier = (record.reruns ?? [])
+    .map((r) => ({ ...r, ids: r.ids.filter((id) => !ids.includes(id)) }))
+    .filter((r) => r.ids.length > 0);
+  return { ...record, results, reruns: [...earlier, { date: rerun.date, ids }] };
 }
 
 function file(repoRoot: string, target: RunRecord['target']): string {

@@ -350,4 +350,14 @@ describe('a re-run of some cases', () => {
     expect(merged.seconds).toBe(900);
     expect(merged.reruns).toEqual([{ date: '2026-11-27', ids: ['a'] }]);
   });
+
+  test('GIVEN cases re-run twice THEN the run names each once, at its last re-run, and drops re-runs left with none', () => {
+    const full: RunRecord = { target: 'kube', date: '2026-11-26', seconds: 900, results: ['a', 'b', 'c'].map((id) => ({ id, status: 'pass', problems: [] })) };
+    const rerun = (date: string, ...ids: string[]): RunRecord => ({ target: 'kube', date, seconds: 30, results: ids.map((id) => ({ id, status: 'pass', problems: [] })) });
+    // WHEN a and b run again, then b alone, then a and b again, then c
+    let merged = full;
+    for (const r of [rerun('2026-11-27', 'a', 'b'), rerun('2026-11-28', 'b'), rerun('2026-11-29', 'a', 'b'), rerun('2026-11-30', 'c')]) merged = withRerun(merged, r);
+    // THEN the list says when each case last ran, once
+    expect(merged.reruns).toEqual([{ date: '2026-11-29', ids: ['a', 'b'] }, { date: '2026-11-30', ids: ['c'] }]);
+  });
 });
