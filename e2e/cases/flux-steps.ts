@@ -27,7 +27,9 @@ export function waitForNodes(n: number, host: string): ExecStep {
 export function jobForNodesNotUpYet(n: number, host: string): ExecStep {
   return {
     what: `flux submit -N${n} hostname while fewer nodes are up, then its output`,
-    script: inLeadInstance(`up=$(flux resource list --states=up -no {nnodes}); id=$(flux submit -N${n} hostname); echo "up at submit: $up"; flux job attach $id | sort`),
+    // (first the lead's own node: the broker answers a moment before Flux lists its node as up)
+    script: inLeadInstance('until [ "$(flux resource list --states=up -no {nnodes})" -ge 1 ]; do sleep 0.2; done; '
+      + `up=$(flux resource list --states=up -no {nnodes}); id=$(flux submit -N${n} hostname); echo "up at submit: $up"; flux job attach $id | sort`),
     output: [new RegExp(`^up at submit: [1-${n - 1}]$`, 'm'), new RegExp(Array.from({ length: n }, (_, i) => `^${host}-${i}$`).join('\\n'), 'm')],
     timeoutSeconds: 180,
   };
