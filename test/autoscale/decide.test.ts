@@ -1,6 +1,6 @@
 import { decide, Limits, Memory, NO_MEMORY } from '../../lib/runtime/autoscale/decide';
 import { FluxState, nodesNeeded, parseFluxState } from '../../lib/runtime/autoscale/flux-state';
-import { formatIdset, parseIdset } from '../../lib/runtime/autoscale/idset';
+import { formatIdset, parseIdset } from '../../lib/core/idset';
 
 const LIMITS: Limits = { minSize: 1, maxSize: 4, idleSeconds: 60 };
 const NOW = 1_000_000;

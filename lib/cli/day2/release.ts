@@ -12,7 +12,7 @@ import { Writable } from 'stream';
 import { fluxPaths } from '../../core/paths';
 import { podOfRank } from './cluster';
 import { Day2Error, EXIT } from './errors';
-import { formatIdset } from '../../runtime/autoscale/idset';
+import { formatIdset, idRange } from '../../core/idset';
 import { execIn, ExecStreams, FLUX_VIEW_ENV, viewScriptOf } from './flux';
 import { Kube } from './kube';
 import { fluxContainerName } from './model';
@@ -39,11 +39,6 @@ export const RELEASE_SCRIPT = [
 /** Runs after growing: the new ranks may still be drained from an earlier shrink. */
 export const UNDRAIN_SCRIPT = 'flux resource undrain -u "$1"';
 
-/** The idset of ranks from..to-1 (`2-3`, or `2`). */
-function rankIdset(from: number, to: number): string {
-  return formatIdset(Array.from({ length: to - from }, (_, i) => from + i));
-}
-
 /** The command line that runs `script` with `args` under the Flux view's environment. */
 export function leadScriptCommand(viewScript: string, script: string, args: string[]): string[] {
   return ['/bin/sh', '-c', `${FLUX_VIEW_ENV} && {\n${script}\n}`, viewScript, ...args];
@@ -69,7 +64,7 @@ async function runInLead(kube: Kube, job: k8s.V1Job, script: string, args: strin
 /** Drains ranks from..to-1, waits up to `waitSeconds` for their jobs, and marks them released. */
 export async function releaseRanks(kube: Kube, job: k8s.V1Job, from: number, to: number, waitSeconds: number, program: string): Promise<void> {
   const marker = fluxPaths(path.posix.dirname(viewScriptOf(job))).releasedMarker;
-  const ranks = rankIdset(from, to);
+  const ranks = formatIdset(idRange(from, to));
   const { code, stderr } = await runInLead(kube, job, RELEASE_SCRIPT, [ranks, marker, String(waitSeconds)], program);
   if (code === 3) throw new Day2Error(EXIT.TIMEOUT, `cannot shrink ${job.metadata!.name}: ${stderr} (drained: they take no new job; run scale again once they are done)`);
   if (code !== 0) throw new Day2Error(EXIT.JOB_FAILED, `cannot release ranks ${ranks} of ${job.metadata!.name} in Flux (exit ${code}): ${stderr}`);
@@ -80,7 +75,7 @@ export async function releaseRanks(kube: Kube, job: k8s.V1Job, from: number, to:
  * problem instead of failing: growing goes on, and `flux resource undrain` can be run later.
  */
 export async function undrainRanks(kube: Kube, job: k8s.V1Job, from: number, to: number, program: string): Promise<string | undefined> {
-  const ranks = rankIdset(from, to);
+  const ranks = formatIdset(idRange(from, to));
   try {
     const { code, stderr } = await runInLead(kube, job, UNDRAIN_SCRIPT, [ranks], program);
     return code === 0 ? undefined : `flux resource undrain ${ranks} failed (exit ${code}): ${stderr}`;

@@ -10,7 +10,7 @@ import { AUTOSCALE_ANNOTATION } from '../../core/day2-contract';
 import { AutoscaleConfig } from './config';
 import { Decision, decide, Memory, NO_MEMORY } from './decide';
 import { FluxState, parseFluxState } from './flux-state';
-import { formatIdset } from './idset';
+import { formatIdset } from '../../core/idset';
 import { JobApi } from './job-api';
 
 /** A snapshot older than this many periods (and at least 30 s) means the agent stopped: decide nothing. */

@@ -12,7 +12,7 @@
  * that arrives meanwhile cancels the shrink (the ranks are undrained).
  */
 import { FluxState, nodesNeeded } from './flux-state';
-import { formatIdset } from './idset';
+import { formatIdset, idRange } from '../../core/idset';
 
 /** The Job as the autoscaler reads it. */
 export interface JobView {
@@ -89,7 +89,7 @@ export function decide(state: FluxState, job: JobView, limits: Limits, memory: M
   let target = par;
   while (target - 1 >= floor && now - lastBusy[target - 1] >= limits.idleSeconds) target--;
   if (target < par) {
-    const leaving = Array.from({ length: par - target }, (_, i) => target + i);
+    const leaving = idRange(target, par);
     // Up ranks must be drained, idle, and marked released (their worker then exits 0 when deleted).
     const notIdle = leaving.filter((r) => up.has(r) && !(state.drained.includes(r) && state.released.includes(r)));
     const span = formatIdset(leaving);
@@ -99,7 +99,7 @@ export function decide(state: FluxState, job: JobView, limits: Limits, memory: M
     return result('drain', target, drainAbove(target), `no job waits and ranks ${span} have been idle ${limits.idleSeconds} s: draining ${formatIdset(notIdle)} before shrinking ${par} -> ${target}${tooBigNote}`);
   }
   const reason = par > floor
-    ? `no job waits; ranks ${formatIdset(Array.from({ length: par - floor }, (_, i) => floor + i))} go once idle ${limits.idleSeconds} s`
+    ? `no job waits; ranks ${formatIdset(idRange(floor, par))} go once idle ${limits.idleSeconds} s`
     : `no job waits; ${par} broker(s), ${busy.size} busy, at the least the Job may have (${floor})`;
   if (cancelsShrink) return result('undrain', par, drainAbove(par), `${reason}; ranks ${formatIdset(state.autoscaleDrained.filter((r) => r < par))} busy again: undrained${tooBigNote}`);
   return result('none', par, drainAbove(par), `${reason}${tooBigNote}`);

@@ -3,7 +3,7 @@
  * and the jobs waiting for resources. Parsed strictly: a snapshot the autoscaler cannot read is no
  * reason to resize anything.
  */
-import { parseIdset } from './idset';
+import { parseIdset } from '../../core/idset';
 
 /** A job in Flux's SCHED state that waits for resources (held jobs, urgency 0, are left out by the agent). */
 export interface PendingJob {

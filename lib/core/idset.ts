@@ -27,3 +27,8 @@ export function formatIdset(ids: Iterable<number>): string {
   }
   return parts.join(',');
 }
+
+/** The ids from..to-1 (ranks `from` up to the size `to`). */
+export function idRange(from: number, to: number): number[] {
+  return Array.from({ length: to - from }, (_, i) => from + i);
+}
