@@ -155,8 +155,8 @@ export interface ScriptModel {
    */
   readonly workerRejoins: boolean;
   /**
-   * An elastic cluster (maxSize above minSize): a worker stopped after a shrink released its rank
-   * (fluxPaths().releasedMarker) exits 0. @default false
+   * An elastic cluster (maxSize above minSize; always so with `autoscale`): a worker stopped after
+   * a shrink released its rank (fluxPaths().releasedMarker) exits 0. @default false
    */
   readonly elastic?: boolean;
   /**

@@ -180,8 +180,7 @@ function renderEntrypoint(model: ScriptModel): string {
       HANDSHAKE: handshake !== undefined,
       RESOLVE_PARENT: handshake?.resolveParent === true,
       RUNNER_EXIT_FILE: handshake?.exitFile !== undefined,
-      // The autoscaler shrinks only elastic clusters; its released ranks exit 0 like a manual shrink's.
-      ELASTIC: model.elastic === true || model.autoscale !== undefined,
+      ELASTIC: model.elastic === true,
       SCRIPT: model.script !== undefined,
       JOB_DIR: model.script !== undefined || mode === LeadMode.BATCH,
       RUNS_PROGRAM: runsProgram,

@@ -23,6 +23,7 @@ function variants(mode: LeadMode): Record<string, Partial<ScriptModel>> {
       archivePath: '/data/archive.sqlite',
       handshake: { dir: '/mnt/handshake', resolveParent: true, parentWatchSeconds: 7 },
       autoscale: { dir: '/mnt/flux autoscale', periodSeconds: 3 },
+      elastic: true,
       completeWorkers: true,
       workerRejoins: true,
       workerMaxRestarts: 3,
