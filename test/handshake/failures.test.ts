@@ -4,13 +4,10 @@ import {
   HANDSHAKE_EXIT_BIND_INTERFACE, HANDSHAKE_EXIT_BIND_PORT, HANDSHAKE_EXIT_CERT_MISMATCH, HANDSHAKE_EXIT_CONFIG,
   HANDSHAKE_EXIT_DEADLINE, HANDSHAKE_EXIT_HOSTNAME, HANDSHAKE_FAILED_FILE, HANDSHAKE_READY_FILE,
 } from '../../lib/core/handshake-contract';
-import { PROGRAM, TestCluster, programBuilt, writeCertificate } from './support/cluster';
+import { PROGRAM, TestCluster, programSuite, writeCertificate } from './support/cluster';
 import { spawnSync } from 'child_process';
 
-const suite = programBuilt ? describe : describe.skip;
-if (!programBuilt) console.warn('build/runtime/handshake.js is missing: run `npm run build` (npm test does)');
-
-suite('handshake failures are bounded, distinct and explained', () => {
+programSuite('handshake failures are bounded, distinct and explained', () => {
   let cluster: TestCluster | undefined;
   afterEach(async () => {
     await cluster?.stop();

@@ -3,10 +3,7 @@ import * as net from 'net';
 import { HANDSHAKE_HOSTS_FILE, HANDSHAKE_PARENT_FILE, HANDSHAKE_READY_FILE } from '../../lib/core/handshake-contract';
 import { authenticateToServer } from '../../lib/runtime/handshake/channel';
 import { deriveKeys } from '../../lib/runtime/handshake/keys';
-import { Pod, TestCluster, programBuilt } from './support/cluster';
-
-const suite = programBuilt ? describe : describe.skip;
-if (!programBuilt) console.warn('build/runtime/handshake.js is missing: run `npm run build` (npm test does)');
+import { Pod, TestCluster, programSuite } from './support/cluster';
 
 function hostsLine(c: TestCluster, i: number, generation = 0): string {
   return `${c.ip(i, generation)} ${c.fqdn(i)} ${c.name}-${i}\n`;
@@ -22,7 +19,7 @@ async function nth(pod: Pod, event: string, count: number): Promise<void> {
   await pod.waitFor((l) => l.event === event && ++seen >= count);
 }
 
-suite('handshake joins a cluster', () => {
+programSuite('handshake joins a cluster', () => {
   let cluster: TestCluster | undefined;
   afterEach(async () => {
     await cluster?.stop();

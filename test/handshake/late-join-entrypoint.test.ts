@@ -4,11 +4,8 @@ import { parse } from 'smol-toml';
 import { HANDSHAKE_READY_FILE } from '../../lib/core/handshake-contract';
 import { renderScripts } from '../../lib/scripts/render';
 import { BLOCK_UNTIL_TERM, Sandbox, sampleModel } from '../scripts/harness';
-import { TestCluster, programBuilt } from './support/cluster';
+import { TestCluster, programSuite } from './support/cluster';
 import { FakeBrokerPort } from './support/flux-broker';
-
-const suite = programBuilt ? describe : describe.skip;
-if (!programBuilt) console.warn('build/runtime/handshake.js is missing: run `npm run build` (npm test does)');
 
 /** getent(1) for `getent ahostsv4 NAME`, answered by the test cluster's DNS server (the pod's resolver). */
 function writeFakeGetent(bin: string, dnsServer: string): void {
@@ -31,7 +28,7 @@ for _ in $(seq 600); do
   sleep 0.1
 done`;
 
-suite('init lifecycle end to end: a replaced rank 0 and the workers\' entrypoints find each other', () => {
+programSuite('init lifecycle end to end: a replaced rank 0 and the workers\' entrypoints find each other', () => {
   let cluster: TestCluster | undefined;
   let sandbox: Sandbox | undefined;
   let worker: ReturnType<Sandbox['start']> | undefined;

@@ -1,10 +1,7 @@
 import { HANDSHAKE_FAILED_FILE, HANDSHAKE_HOSTS_FILE, HANDSHAKE_PARENT_FILE, HANDSHAKE_READY_FILE } from '../../lib/core/handshake-contract';
-import { ClusterOptions, Pod, TestCluster, programBuilt } from './support/cluster';
+import { ClusterOptions, Pod, TestCluster, programSuite } from './support/cluster';
 import { FakeBrokerPort, connectAsBroker, dialAsBroker } from './support/flux-broker';
 import { ServiceProxy } from './support/service-proxy';
-
-const suite = programBuilt ? describe : describe.skip;
-if (!programBuilt) console.warn('build/runtime/handshake.js is missing: run `npm run build` (npm test does)');
 
 function parentEnv(c: TestCluster, parent: number, ip: string): string {
   return [
@@ -22,7 +19,7 @@ function events(pod: Pod, event: string): Record<string, unknown>[] {
   return pod.lines.filter((l) => l.event === event);
 }
 
-suite('init lifecycle: a pod that comes after the cluster is up joins without the exited handshakes', () => {
+programSuite('init lifecycle: a pod that comes after the cluster is up joins without the exited handshakes', () => {
   let cluster: TestCluster | undefined;
   const brokers: FakeBrokerPort[] = [];
   let fluxService: ServiceProxy | undefined;

@@ -2,12 +2,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { HANDSHAKE_READY_FILE } from '../../lib/core/handshake-contract';
 import { prepareRunnerExitDir, watchRunnerExit } from '../../lib/runtime/handshake/runner-exit';
-import { TestCluster, programBuilt } from './support/cluster';
+import { TestCluster, programSuite } from './support/cluster';
 
-const suite = programBuilt ? describe : describe.skip;
-if (!programBuilt) console.warn('build/runtime/handshake.js is missing: run `npm run build` (npm test does)');
-
-suite('a sidecar handshake ends with the Flux runner', () => {
+programSuite('a sidecar handshake ends with the Flux runner', () => {
   let cluster: TestCluster | undefined;
   afterEach(async () => {
     await cluster?.stop();

@@ -4,10 +4,7 @@ import * as net from 'net';
 import { HANDSHAKE_HOSTS_FILE, HANDSHAKE_PARENT_FILE } from '../../lib/core/handshake-contract';
 import { PROTOCOL_VERSION, authenticateToServer } from '../../lib/runtime/handshake/channel';
 import { deriveKeys } from '../../lib/runtime/handshake/keys';
-import { Pod, TestCluster, programBuilt } from './support/cluster';
-
-const suite = programBuilt ? describe : describe.skip;
-if (!programBuilt) console.warn('build/runtime/handshake.js is missing: run `npm run build` (npm test does)');
+import { Pod, TestCluster, programSuite } from './support/cluster';
 
 /** Connects, writes `payload`, and collects what the server sends until it closes (or 6 s pass). */
 function exchange(ip: string, port: number, payload: Buffer | string, opts: { keepOpen?: boolean } = {}): Promise<string> {
@@ -38,7 +35,7 @@ async function pool(count: number, width: number, task: (i: number) => Promise<u
   }));
 }
 
-suite('handshake security', () => {
+programSuite('handshake security', () => {
   let cluster: TestCluster | undefined;
   afterEach(async () => {
     await cluster?.stop();

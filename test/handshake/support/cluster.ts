@@ -9,7 +9,11 @@ import { onLines } from './lines';
 import { ServiceProxy } from './service-proxy';
 
 export const PROGRAM = path.resolve(__dirname, '../../../build/runtime/handshake.js');
-export const programBuilt = fs.existsSync(PROGRAM);
+const programBuilt = fs.existsSync(PROGRAM);
+
+/** `describe` when the handshake program is built, else `describe.skip`, saying why. */
+export const programSuite = programBuilt ? describe : describe.skip;
+if (!programBuilt) console.warn('build/runtime/handshake.js is missing: run `npm run build` (npm test does)');
 
 /** A CURVE-certificate-like file with a random secret (the handshake only hashes its bytes). */
 export function writeCertificate(file: string): string {
