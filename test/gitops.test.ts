@@ -9,6 +9,7 @@ import { exampleApp } from '../examples/app';
 import { CertificateSource, GitOpsOptions, HandshakeMode, Kustomization, MiniCluster, MiniClusterProps } from '../lib';
 import { createCurveCert } from '../lib/cert';
 import { expectValidManifests } from './support/k8s-validate';
+import { Requirement, testEachIf, testIf } from './support/requires';
 
 const hello: MiniClusterProps = { size: 4, containers: [{ image: 'ubuntu:noble', command: 'echo hello world' }] };
 
@@ -189,12 +190,10 @@ describe('Kueue', () => {
 });
 
 describe('kustomize output', () => {
-  const kubectl = spawnSync('kubectl', ['kustomize', '--help'], { encoding: 'utf8' });
-  const haveKubectl = kubectl.status === 0;
-  if (!haveKubectl) {
-    // eslint-disable-next-line no-console
-    console.warn('SKIPPED: `kubectl kustomize` is not available, so the kustomize builds are not tested: install kubectl (Google\'s apt repository package `kubectl`, or a kubectl release binary) to run them');
-  }
+  const kubectl: Requirement = {
+    met: spawnSync('kubectl', ['kustomize', '--help'], { encoding: 'utf8' }).status === 0,
+    why: '`kubectl kustomize` is not available, so the kustomize builds are not tested: install kubectl (Google\'s apt repository package `kubectl`, or a kubectl release binary)',
+  };
 
   const docsOf = (text: string) => parseAllDocuments(text).map((d) => d.toJSON()).filter(Boolean);
   const key = (d: any) => `${d.kind}/${d.metadata.namespace}/${d.metadata.name}`;
@@ -205,9 +204,7 @@ describe('kustomize output', () => {
     expect(() => Kustomization.writeFiles(fs.mkdtempSync(path.join(os.tmpdir(), 'empty-')))).toThrow(/no \.k8s\.yaml files under .*: synthesize the app first/);
   });
 
-  const withKubectl = haveKubectl ? test : test.skip;
-
-  withKubectl.each([
+  testEachIf(kubectl, [
     ['one file per chart', YamlOutputType.FILE_PER_CHART],
     ['one file per resource', YamlOutputType.FILE_PER_RESOURCE],
     ['a folder per chart, one file per resource', YamlOutputType.FOLDER_PER_CHART_FILE_PER_RESOURCE],
@@ -246,7 +243,7 @@ describe('kustomize output', () => {
     }
   });
 
-  withKubectl('the committed dist/ builds with `kubectl kustomize dist`', () => {
+  testIf(kubectl, 'the committed dist/ builds with `kubectl kustomize dist`', () => {
     const built = spawnSync('kubectl', ['kustomize', path.join(__dirname, '..', 'dist')], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     expect(built.stderr).toBe('');
     expect(built.status).toBe(0);

@@ -5,7 +5,7 @@ import { AUTOSCALE_DIR, AUTOSCALER_CONTAINER, TOKEN_DIR } from '../../lib/core/a
 import { AUTOSCALE_AGENT_SCRIPT_KEY } from '../../lib/scripts/render';
 import { expectValidManifests } from '../support/k8s-validate';
 import { podSecurityReport } from '../support/pod-security-standards';
-import { expectCleanShellScript } from '../support/shell-check';
+import { expectCleanShellScript, testWithShellcheck } from '../support/shell-check';
 
 const ELASTIC: MiniClusterProps = {
   size: 1, maxSize: 4, interactive: true, autoscale: { idleSeconds: 30 },
@@ -72,7 +72,7 @@ describe('autoscale: what it adds', () => {
     expect(env).toMatchObject({ AUTOSCALE_JOB_NAME: 'flux-auto', AUTOSCALE_NAMESPACE: { fieldRef: { fieldPath: 'metadata.namespace' } }, AUTOSCALE_MIN_SIZE: '1', AUTOSCALE_MAX_SIZE: '4', AUTOSCALE_IDLE_SECONDS: '30', AUTOSCALE_PERIOD_SECONDS: '2' });
   });
 
-  test('the lead starts the Flux agent, and the agent script is clean shell', () => {
+  testWithShellcheck('the lead starts the Flux agent, and the agent script is clean shell', () => {
     const { docs } = synth(ELASTIC);
     const entrypoint = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'flux-auto-entrypoint');
     expect(entrypoint.data['entrypoint.sh']).toContain('bash "$autoscale_agent_script" &');

@@ -4,14 +4,12 @@ import * as path from 'path';
 import { readConfig } from '../../lib/runtime/autoscale/config';
 import { JobApiError, jobApi } from '../../lib/runtime/autoscale/job-api';
 import { FakeKubeApi, RecordedRequest, status } from '../cert/support/fake-kube-api';
-import { HAVE_OPENSSL, TlsFixture, makeTlsFixture } from '../cert/support/tls-fixture';
-import { skipLine } from '../support/skip-line';
+import { OPENSSL, TlsFixture, makeTlsFixture } from '../cert/support/tls-fixture';
+import { describeIf } from '../support/requires';
 
 const JOB_PATH = '/apis/batch/v1/namespaces/hpc/jobs/flux-auto';
-const describeTls = HAVE_OPENSSL ? describe : describe.skip;
-if (!HAVE_OPENSSL) skipLine('SKIPPED the autoscaler over TLS: the openssl binary is needed to make test certificates');
 
-describeTls('the autoscaler\'s API calls over TLS (the runtime programs\' one client)', () => {
+describeIf(OPENSSL, 'the autoscaler\'s API calls over TLS (the runtime programs\' one client)', () => {
   let tls: TlsFixture;
   let api: FakeKubeApi;
   let tokenDir: string;

@@ -3,8 +3,8 @@ import * as nacl from 'tweetnacl';
 import { createCurveCert, parseCurveCert, z85Decode } from '../../lib/cert';
 import { FakeKubeApi, FakeResponse, RecordedRequest, Responder, status } from './support/fake-kube-api';
 import { ProcessResult, runCertgen, serviceAccountDir } from './support/run-certgen';
-import { HAVE_OPENSSL, TlsFixture, makeTlsFixture } from './support/tls-fixture';
-import { skipLine } from '../support/skip-line';
+import { OPENSSL, TlsFixture, makeTlsFixture } from './support/tls-fixture';
+import { describeIf } from '../support/requires';
 
 const NAMESPACE = 'flux-ns';
 const SECRET = 'demo-curve';
@@ -37,10 +37,8 @@ function expectNoLeak(result: ProcessResult, ...secrets: string[]): void {
   }
 }
 
-const describeTls = HAVE_OPENSSL ? describe : describe.skip;
-if (!HAVE_OPENSSL) skipLine('SKIPPED certgen process tests: the openssl binary is needed to make test certificates');
 
-describeTls('certgen program (real process, fake API server over HTTPS)', () => {
+describeIf(OPENSSL, 'certgen program (real process, fake API server over HTTPS)', () => {
   let tls: TlsFixture;
   let api: FakeKubeApi | undefined;
   beforeAll(() => {

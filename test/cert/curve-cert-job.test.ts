@@ -6,7 +6,8 @@ import { parseCurveCert } from '../../lib/cert';
 import { runtimeBundle } from '../../lib/core/runtime-bundle';
 import { FakeKubeApi, RecordedRequest, status } from './support/fake-kube-api';
 import { runCertgen, serviceAccountDir } from './support/run-certgen';
-import { HAVE_OPENSSL, makeTlsFixture } from './support/tls-fixture';
+import { OPENSSL, makeTlsFixture } from './support/tls-fixture';
+import { describeIf } from '../support/requires';
 import { expectValidManifests } from '../support/k8s-validate';
 
 const LABELS = {
@@ -218,10 +219,8 @@ describe('CurveCertJob', () => {
   });
 });
 
-const describeTls = HAVE_OPENSSL ? describe : describe.skip;
-if (!HAVE_OPENSSL) console.warn('SKIPPED CurveCertJob end-to-end test: the openssl binary is needed to make test certificates');
 
-describeTls('CurveCertJob end to end', () => {
+describeIf(OPENSSL, 'CurveCertJob end to end', () => {
   test('the synthesized container environment drives the real program to create the right Secret', async () => {
     // GIVEN the synthesized Job's container environment
     const { job, pod } = synth({ labels: { team: 'hpc' } });

@@ -5,7 +5,8 @@ import { LeadMode, ScriptModel } from '../../lib/scripts/model';
 import { fluxPaths } from '../../lib/core/paths';
 import { renderScripts } from '../../lib/scripts/render';
 import { shellQuote } from '../../lib/scripts/shell-quote';
-import { BLOCK_UNTIL_TERM, brokerOptions, CERTIFICATE, RUNNING_AS_ROOT, Sandbox, sampleModel } from './harness';
+import { BLOCK_UNTIL_TERM, brokerOptions, CERTIFICATE, Sandbox, sampleModel } from './harness';
+import { ROOT, testIf } from '../support/requires';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -582,7 +583,7 @@ describe('entrypoint.sh, files it prepares', () => {
     expect(fs.statSync(home).mode & 0o777).toBe(0o700);
   });
 
-  (RUNNING_AS_ROOT ? test : test.skip)('runs as a non-root user with an fsGroup-readable certificate', () => {
+  testIf(ROOT, 'runs as a non-root user with an fsGroup-readable certificate', () => {
     // GIVEN the init script ran as root, the certificate is readable through the group only (as with
     // fsGroup) and HOME is /
     fs.chownSync(sandbox.certificate, 0, 4242);

@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { renderScripts } from '../../lib/scripts/render';
-import { RUNNING_AS_ROOT, Sandbox, sampleModel } from './harness';
+import { Sandbox, sampleModel } from './harness';
+import { ROOT, testIf } from '../support/requires';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -92,7 +93,7 @@ describe('flux-init.sh', () => {
     expect(fs.statSync(copy).mode & 0o777).toBe(0o644);
   });
 
-  (RUNNING_AS_ROOT ? test : test.skip)('as a non-root user it copies into volumes whose root it does not own, keeping times', () => {
+  testIf(ROOT, 'as a non-root user it copies into volumes whose root it does not own, keeping times', () => {
     // GIVEN volume roots owned by root, writable by all (an emptyDir), and an old source file
     const source = `${sandbox.image}/software/linux-x86_64/flux-core-0.88.0/bin/flux`;
     const built = new Date('2026-08-05T12:00:00Z');

@@ -9,17 +9,10 @@ import { parse } from 'yaml';
 import { LeadMode } from '../../lib/scripts/model';
 import { renderScripts } from '../../lib/scripts/render';
 import { Sandbox, sampleModel } from './harness';
+import { OPERATOR_DATA, describeWithOperatorData } from '../operator/support/operator-data';
 import { expectCleanShellScripts, testWithShellcheck } from '../support/shell-check';
-import { skipLine } from '../support/skip-line';
 
-// ../shared next to the checkout (or next to the folder of git worktrees).
-const ROOT = path.join(__dirname, '..', '..');
-const CANDIDATES = [path.join(ROOT, '..'), path.join(ROOT, '..', '..')].map((d) =>
-  path.join(d, 'shared', 'data', 'flux-operator', 'tests'),
-);
-const dataDir = CANDIDATES.find((d) => fs.existsSync(d));
-if (!dataDir) skipLine(`operator examples skipped: the Flux Operator data is absent (looked in ${CANDIDATES.join(', ')})`);
-const describeWithData = dataDir ? describe : describe.skip;
+const dataDir = OPERATOR_DATA && path.join(OPERATOR_DATA, 'tests');
 
 interface OperatorContainer {
   name?: string;
@@ -55,7 +48,7 @@ function modelOf(sandbox: Sandbox | undefined, example: string) {
   });
 }
 
-describeWithData('operator examples', () => {
+describeWithOperatorData('operator examples', () => {
   testWithShellcheck('every example renders to clean shell', () => {
     const scripts: Record<string, string> = {};
     for (const example of fs.readdirSync(dataDir!).filter((d) => fs.existsSync(path.join(dataDir!, d, 'minicluster.yaml')))) {

@@ -10,6 +10,8 @@ import { WORKER_RC_PLANS, WorkerRcPlan } from '../../lib/core/worker-rc-plans';
 import { LeadMode } from '../../lib/scripts/model';
 import { renderScripts } from '../../lib/scripts/render';
 import { Sandbox, sampleModel } from './harness';
+import { fluxInstall } from '../support/flux-install';
+import { describeIf } from '../support/requires';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -190,13 +192,10 @@ describe('entrypoint.sh: which brokers use worker-rc.sh', () => {
   });
 });
 
-describe('the verified plans, held against a real Flux install', () => {
-  const prefix = process.env.FLUX_PREFIX ?? '/opt/software/flux';
-  const real = fs.existsSync(path.join(prefix, 'bin', 'flux'));
-  if (!real) {
-    test.skip(`no Flux install at ${prefix} (set FLUX_PREFIX; npm run e2e needs one too)`, () => undefined);
-    return;
-  }
+const flux = fluxInstall();
+
+describeIf(flux, 'the verified plans, held against a real Flux install', () => {
+  const prefix = flux.prefix;
 
   test("GIVEN the install THEN worker-rc.sh finds a plan whose modules are those of flux-modprobe's own plan for a worker", () => {
     // GIVEN worker-rc.sh with the library's plans and the real flux first on PATH

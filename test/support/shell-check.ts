@@ -3,31 +3,25 @@
  * warning or stricter). Calling the checks without shellcheck installed is an error, never a silent
  * pass. Tests that lint declare themselves with `testWithShellcheck`: on a machine with only Node and
  * npm (the README's `npm ci && npm test`) they are skipped under a name that says so, with a
- * warning; CI's .ci/run installs shellcheck, so CI always lints.
+ * warning; CI runs them again with shellcheck installed (.ci/run).
  */
 import { spawnSync } from 'child_process';
+import { Requirement, testIf } from './requires';
 
 /** Whether `shellcheck` runs on this machine. */
 export const SHELLCHECK_INSTALLED = spawnSync('shellcheck', ['--version'], { env: process.env, encoding: 'utf8' }).status === 0;
 
-const SKIP_REASON = 'skipped: shellcheck is not installed';
-let warned = false;
+export const SHELLCHECK: Requirement = {
+  met: SHELLCHECK_INSTALLED,
+  why: 'shellcheck is not installed, so the rendered scripts are not linted (bash -n still runs): `apt-get install -y shellcheck` (CI\'s .ci/run does)',
+};
 
 /**
  * A jest test that needs shellcheck: a plain `test` when it is installed; otherwise a skipped test
- * whose name ends in `[skipped: shellcheck is not installed]`, and one warning per test file.
+ * whose name ends in `[skipped: shellcheck is not installed ...]`, and one warning per test file.
  */
 export function testWithShellcheck(name: string, fn: jest.ProvidesCallback, timeout?: number): void {
-  if (SHELLCHECK_INSTALLED) {
-    test(name, fn, timeout);
-    return;
-  }
-  if (!warned) {
-    warned = true;
-    // eslint-disable-next-line no-console
-    console.warn(`SKIPPED: shellcheck is not installed, so the rendered scripts are not linted (bash -n still runs): install it with \`apt-get install -y shellcheck\` (CI's .ci/run does)`);
-  }
-  test.skip(`${name} [${SKIP_REASON}]`, fn, timeout);
+  testIf(SHELLCHECK, name, fn, timeout);
 }
 
 

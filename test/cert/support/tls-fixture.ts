@@ -7,6 +7,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { Requirement } from '../../support/requires';
 
 export interface TlsFixture {
   readonly dir: string;
@@ -18,7 +19,10 @@ export interface TlsFixture {
   readonly serverCert: Buffer;
 }
 
-export const HAVE_OPENSSL = spawnSync('openssl', ['version']).status === 0;
+export const OPENSSL: Requirement = {
+  met: spawnSync('openssl', ['version']).status === 0,
+  why: 'the openssl binary is needed to make test certificates: `apt-get install -y openssl`',
+};
 
 const CONFIG = `
 [req]

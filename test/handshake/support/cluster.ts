@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { HANDSHAKE_NODE_FLAGS, rendezvousServiceName } from '../../../lib/core/handshake-contract';
+import { describeIf } from '../../support/requires';
 import { TestDnsServer } from './dns-server';
 import { onLines } from './lines';
 import { ServiceProxy } from './service-proxy';
@@ -11,9 +12,10 @@ import { ServiceProxy } from './service-proxy';
 export const PROGRAM = path.resolve(__dirname, '../../../build/runtime/handshake.js');
 const programBuilt = fs.existsSync(PROGRAM);
 
-/** `describe` when the handshake program is built, else `describe.skip`, saying why. */
-export const programSuite = programBuilt ? describe : describe.skip;
-if (!programBuilt) console.warn('build/runtime/handshake.js is missing: run `npm run build` (npm test does)');
+/** `describe` when the handshake program is built, else a visibly skipped block saying why. */
+export function programSuite(name: string, body: () => void): void {
+  describeIf({ met: programBuilt, why: 'build/runtime/handshake.js is missing: run `npm run build` (npm test does)' }, name, body);
+}
 
 /** A CURVE-certificate-like file with a random secret (the handshake only hashes its bytes). */
 export function writeCertificate(file: string): string {

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
-import { skipLine } from '../../support/skip-line';
+import { describeIf } from '../../support/requires';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -18,14 +18,9 @@ const CANDIDATES = [
 /** The data folder, or undefined when absent. */
 export const OPERATOR_DATA = CANDIDATES.find((d) => fs.existsSync(path.join(d, 'miniclusters.crd.yaml')));
 
-/** `describe`, or `describe.skip` with a warning naming what is missing. */
+/** `describe`, or a visibly skipped block naming what is missing. */
 export function describeWithOperatorData(name: string, body: () => void): void {
-  if (OPERATOR_DATA) {
-    describe(name, body);
-  } else {
-    skipLine(`${name}: skipped, the Flux Operator data is absent (looked in ${CANDIDATES.join(', ')})`);
-    describe.skip(`${name} (skipped: ${CANDIDATES[0]} is absent)`, body);
-  }
+  describeIf({ met: OPERATOR_DATA !== undefined, why: `the Flux Operator data is absent (looked in ${CANDIDATES.join(', ')})` }, name, body);
 }
 
 /** The CRD's openAPIV3Schema. */
