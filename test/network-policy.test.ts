@@ -114,4 +114,68 @@ describe('NetworkPolicy', () => {
     expect(selects(policy.spec.podSelector, job.spec.template.metadata.labels)).toBe(true);
     expect(policy.spec.podSelector.matchLabels).toEqual(cluster.selector);
   });
+
+  describe('the lead\'s way to the API server (the autoscaler patches its Job)', () => {
+    const elastic = (networkPolicy: NetworkPolicyOptions): MiniClusterProps => ({
+      size: 1, maxSize: 3, interactive: true, autoscale: {}, networkPolicy, containers: [{ image: 'ubuntu:noble' }],
+    });
+    const policies = (p: MiniClusterProps) => {
+      const chart = new Chart(Testing.app(), 'test', { namespace: 'hpc' });
+      new MiniCluster(chart, 'guarded', p);
+      const docs = Testing.synth(chart);
+      return { docs, job: docs.find((d) => d.kind === 'Job' && d.metadata.name === 'guarded'), all: docs.filter((d) => d.kind === 'NetworkPolicy') };
+    };
+    const leadLabels = (job: any) => ({ ...job.spec.template.metadata.labels, 'batch.kubernetes.io/job-completion-index': '0' });
+    const workerLabels = (job: any) => ({ ...job.spec.template.metadata.labels, 'batch.kubernetes.io/job-completion-index': '1' });
+
+    test('GIVEN autoscale and the default policy THEN the lead alone may reach any address on 443 and 6443, beside the cluster\'s own rules', () => {
+      const { docs, job, all } = policies(elastic({}));
+      const api = all.find((d) => d.metadata.name === 'guarded-apiserver');
+      expect(api.spec).toEqual({
+        podSelector: { matchLabels: { 'flux-framework.org/minicluster': 'guarded', 'batch.kubernetes.io/job-completion-index': '0' } },
+        policyTypes: ['Egress'],
+        egress: [{ to: [{ ipBlock: { cidr: '0.0.0.0/0' } }, { ipBlock: { cidr: '::/0' } }], ports: [{ protocol: 'TCP', port: 443 }, { protocol: 'TCP', port: 6443 }] }],
+      });
+      // THEN it selects the lead's pod, not a worker's, and the cluster policy still selects both
+      expect(selects(api.spec.podSelector, leadLabels(job))).toBe(true);
+      expect(selects(api.spec.podSelector, workerLabels(job))).toBe(false);
+      const own = all.find((d) => d.metadata.name === 'guarded');
+      expect(selects(own.spec.podSelector, leadLabels(job)) && selects(own.spec.podSelector, workerLabels(job))).toBe(true);
+      expect(api.metadata.labels).toEqual(own.metadata.labels);
+      expectValidManifests(docs);
+    });
+
+    test('GIVEN apiServerCidrs and apiServerPorts THEN the rule names only those', () => {
+      const { all } = policies(elastic({ apiServerCidrs: ['10.87.0.1/32', 'fd00::1/128'], apiServerPorts: [6443] }));
+      expect(all.find((d) => d.metadata.name === 'guarded-apiserver').spec.egress).toEqual([
+        { to: [{ ipBlock: { cidr: '10.87.0.1/32' } }, { ipBlock: { cidr: 'fd00::1/128' } }], ports: [{ protocol: 'TCP', port: 6443 }] },
+      ]);
+    });
+
+    test('GIVEN no autoscaler THEN there is no API rule, unless apiServerCidrs asks for one', () => {
+      expect(policies(props()).all.map((d) => d.metadata.name)).toEqual(['guarded']);
+      const asked = policies({ ...props({ apiServerCidrs: ['10.0.0.0/8'] }) }).all;
+      expect(asked.map((d) => d.metadata.name).sort()).toEqual(['guarded', 'guarded-apiserver']);
+    });
+
+    test('GIVEN allowAllEgress THEN no API rule: an Egress policy would close the lead\'s open egress', () => {
+      expect(policies(elastic({ allowAllEgress: true })).all.map((d) => d.metadata.name)).toEqual(['guarded']);
+    });
+
+    test('bad CIDRs and ports are named, all at once', () => {
+      const error = (() => {
+        try {
+          policies(elastic({ apiServerCidrs: ['10.0.0.0/33', 'nonsense', '::1/129'], apiServerPorts: [0, 70000] }));
+        } catch (e) {
+          return (e as Error).message;
+        }
+        return '';
+      })();
+      for (const bad of ['apiServerCidrs[0] = "10.0.0.0/33"', 'apiServerCidrs[1] = "nonsense"', 'apiServerCidrs[2] = "::1/129"', 'apiServerPorts[0] = 0', 'apiServerPorts[1] = 70000']) {
+        expect(error).toContain(`networkPolicy.${bad}`);
+      }
+      expect(() => policies(elastic({ allowAllEgress: true, apiServerPorts: [443] }))).toThrow(/networkPolicy.allowAllEgress = true: leaves egress open already/);
+      expect(() => policies(elastic({ apiServerCidrs: [] }))).toThrow(/networkPolicy.apiServerCidrs = \[\]: must list at least one CIDR/);
+    });
+  });
 });

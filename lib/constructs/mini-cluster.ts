@@ -17,7 +17,7 @@ import { withReferenceNames } from './private/references';
 import { formatViolations, validateMiniClusterProps } from './private/validate-mini-cluster-props';
 import { miniClusterFromCustomResource } from '../operator/from-custom-resource';
 import { addGitOpsAnnotations, jobLabels, runJobName, withSuspend } from './private/gitops';
-import { networkPolicyManifest } from './private/network-policy';
+import { apiServerPolicyManifest, networkPolicyManifest } from './private/network-policy';
 import { podSecuritySettings, securePodTemplate } from './private/pod-security';
 import { renderScripts } from '../scripts/render';
 import { HANDSHAKE_PROGRAM, HandshakeLifecycle, rendezvousServiceName, RUNNER_EXITED_FILE } from '../core/handshake-contract';
@@ -295,14 +295,14 @@ export class MiniCluster extends Construct {
     // The certificate Job's program: the same shared object its Job already found.
     const certificateProgram = this.certificateJob ? sharedRuntimeProgram(this, CERTGEN_PROGRAM, this.namespace).configMap : undefined;
     addGitOpsAnnotations({ job, certificateObjects, certificateProgram }, r.props.gitOps);
-    if (r.props.networkPolicy) {
-      new ApiObject(this, 'NetworkPolicy', networkPolicyManifest({
-        ...this.metadata(this.jobName, 'network-policy'),
-        selector: this.selector,
-        pod: spec.template.spec!,
-        brokerPort: r.brokerPort,
-        options: r.props.networkPolicy,
-      }) as any);
+    const policy = r.props.networkPolicy;
+    if (policy) {
+      const common = { ...this.metadata(this.jobName, 'network-policy'), selector: this.selector, options: policy };
+      new ApiObject(this, 'NetworkPolicy', networkPolicyManifest({ ...common, pod: spec.template.spec!, brokerPort: r.brokerPort }) as any);
+      // The autoscaler on the lead patches the Job: without this, the cluster's own policy cut it off.
+      // With open egress there is nothing to add (and an Egress policy would close the lead's).
+      const callsApi = this.autoscaler !== undefined || policy.apiServerCidrs !== undefined;
+      if (callsApi && !(policy.allowAllEgress ?? false)) new ApiObject(this, 'ApiServerNetworkPolicy', apiServerPolicyManifest(common) as any);
     }
     return job;
   }

@@ -1,6 +1,7 @@
 /** The NetworkPolicy that isolates one MiniCluster's pods. */
 import type { PodSpec } from 'kubernetes-types-1.30/core/v1';
 import type { NetworkPolicy, NetworkPolicyPort } from 'kubernetes-types-1.30/networking/v1';
+import { COMPLETION_INDEX_LABEL } from '../../core/day2-contract';
 import { NetworkPolicyOptions } from '../props/security';
 
 /** Inputs of the policy. */
@@ -29,6 +30,29 @@ export function clusterPorts(pod: PodSpec, brokerPort: number): NetworkPolicyPor
     for (const p of c.ports ?? []) put(p.protocol ?? 'TCP', p.containerPort);
   }
   return [...seen.values()].sort((a, b) => (a.port as number) - (b.port as number) || (a.protocol! < b.protocol! ? -1 : 1));
+}
+
+/** The default API server ports: the `kubernetes` Service's own, and kubeadm's and k3s's endpoint port. */
+export const DEFAULT_API_SERVER_PORTS = [443, 6443];
+
+/**
+ * The policy that lets the lead's pod (completion index 0) reach the API server, for clusters that
+ * call it (the autoscaler): policies add up, so the lead gets this egress beside the cluster's own.
+ */
+export function apiServerPolicyManifest(input: Omit<NetworkPolicyInput, 'pod' | 'brokerPort'>): NetworkPolicy {
+  const o = input.options;
+  const cidrs = o.apiServerCidrs ?? ['0.0.0.0/0', '::/0'];
+  const ports = (o.apiServerPorts ?? DEFAULT_API_SERVER_PORTS).map((port) => ({ protocol: 'TCP', port }));
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: `${input.name}-apiserver`, namespace: input.namespace, labels: input.labels },
+    spec: {
+      podSelector: { matchLabels: { ...input.selector, [COMPLETION_INDEX_LABEL]: '0' } },
+      policyTypes: ['Egress'],
+      egress: [{ to: cidrs.map((cidr) => ({ ipBlock: { cidr } })), ports }],
+    },
+  };
 }
 
 /** The NetworkPolicy manifest. */

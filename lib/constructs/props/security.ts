@@ -42,4 +42,18 @@ export interface NetworkPolicyOptions {
    * @default false - egress is restricted
    */
   readonly allowAllEgress?: boolean;
+  /**
+   * Where the lead may reach the Kubernetes API server when the cluster calls it (the autoscaler
+   * patches its Job): CIDRs of the API server's endpoints. Most policy engines see a connection to
+   * the `kubernetes` Service after it was rewritten to an endpoint, so the rule names the endpoints'
+   * addresses and ports, not the Service's ClusterIP. Only the lead's pod (completion index 0) gets
+   * the rule, in a NetworkPolicy of its own, `<job>-apiserver`.
+   * @default - any address (0.0.0.0/0 and ::/0), on apiServerPorts, with autoscale; nothing otherwise
+   */
+  readonly apiServerCidrs?: string[];
+  /**
+   * The API server endpoints' TCP ports, for apiServerCidrs.
+   * @default [443, 6443] - the Service's port and the usual endpoint port (kubeadm, k3s)
+   */
+  readonly apiServerPorts?: number[];
 }
