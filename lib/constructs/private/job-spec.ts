@@ -1,5 +1,6 @@
 /** The Indexed Job of a MiniCluster, with the lifecycle fields its Kubernetes version supports. */
-import type { Affinity, Container, PodSpec, Volume } from 'kubernetes-types-1.30/core/v1';
+import type { Affinity, Container, PodSpec, Toleration, Volume } from 'kubernetes-types-1.30/core/v1';
+import { PodOptions } from '../props/pod';
 import type { JobSpec, PodFailurePolicyRule } from 'kubernetes-types-1.30/batch/v1';
 import { CLUSTER_LABEL, sortKeys } from './labels';
 import { clean } from './containers';
@@ -70,7 +71,7 @@ function podSpec(r: ResolvedMiniCluster, pod: PodParts): PodSpec {
     serviceAccountName: pod.serviceAccountName ?? p.serviceAccountName,
     nodeSelector: p.nodeSelector ? sortKeys(p.nodeSelector) : undefined,
     affinity: affinity(r),
-    tolerations: p.tolerations?.map((t) => clean({ key: t.key, operator: t.operator, value: t.value, effect: t.effect })),
+    tolerations: tolerations(p),
     schedulerName: p.schedulerName,
     runtimeClassName: p.runtimeClassName,
     dnsPolicy: p.dnsPolicy,
@@ -82,6 +83,19 @@ function podSpec(r: ResolvedMiniCluster, pod: PodParts): PodSpec {
     containers: pod.containers,
     volumes: pod.volumes,
   });
+}
+
+/** The taints a node that stops answering gets (the node lifecycle controller's). */
+export const NODE_LOSS_TAINTS = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'];
+export const DEFAULT_NODE_LOSS_SECONDS = 30;
+
+/** The user's tolerations, then the node-loss ones the user did not set. */
+function tolerations(p: PodOptions): Toleration[] {
+  const own = (p.tolerations ?? []).map((t) => clean({ key: t.key, operator: t.operator, value: t.value, effect: t.effect, tolerationSeconds: t.tolerationSeconds }));
+  const covered = (key: string) => own.some((t) => t.key === key && (t.effect === undefined || t.effect === 'NoExecute'));
+  const tolerationSeconds = p.nodeLossSeconds ?? DEFAULT_NODE_LOSS_SECONDS;
+  const nodeLoss = NODE_LOSS_TAINTS.filter((key) => !covered(key)).map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds }));
+  return [...own, ...nodeLoss];
 }
 
 function affinity(r: ResolvedMiniCluster): Affinity | undefined {

@@ -2,6 +2,7 @@
  * Synth-time validation of MiniCluster props: a table of rules, each naming the property path,
  * the bad value and the rule. All problems are reported at once, before anything is created.
  */
+import { isIP } from 'net';
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
 import { DEFAULT_HANDSHAKE_OUT_DIR, HandshakeMode, rendezvousServiceName } from '../../core/handshake-contract';
 import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, VIEWS_MOUNT_DIR, viewMountPath, viewTreeDir } from '../../core/paths';
@@ -92,6 +93,7 @@ export function validateMiniClusterProps(props: MiniClusterProps, ctx: Validatio
   validateRendezvousName(props, ctx, add);
   validateFlux(props, add);
   validateNetwork(props, add);
+  validateNetworkPolicy(props, add);
   validatePod(props, add);
   validateContainers(props, add);
   out.push(...hardeningViolations(props, ctx));
@@ -232,6 +234,22 @@ function validateNetwork(props: MiniClusterProps, add: Add) {
   if (n.brokerPort !== undefined && !intInRange(n.brokerPort, 1, 65535)) add('network.brokerPort', n.brokerPort, 'must be a port from 1 to 65535');
 }
 
+function validateNetworkPolicy(props: MiniClusterProps, add: Add) {
+  const np = props.networkPolicy;
+  if (!np) return;
+  (np.apiServerCidrs ?? []).forEach((c, i) => {
+    if (!isCidr(c)) add(`networkPolicy.apiServerCidrs[${i}]`, c, 'must be an IPv4 or IPv6 CIDR such as 10.0.0.0/16 or fd00::/64');
+  });
+  if (np.apiServerCidrs !== undefined && np.apiServerCidrs.length === 0) add('networkPolicy.apiServerCidrs', np.apiServerCidrs, 'must list at least one CIDR (leave it unset for any address)');
+  (np.apiServerPorts ?? []).forEach((port, i) => {
+    if (!intInRange(port, 1, 65535)) add(`networkPolicy.apiServerPorts[${i}]`, port, 'must be a port from 1 to 65535');
+  });
+  if (np.apiServerPorts !== undefined && np.apiServerPorts.length === 0) add('networkPolicy.apiServerPorts', np.apiServerPorts, 'must list at least one port');
+  if (np.allowAllEgress && (np.apiServerCidrs !== undefined || np.apiServerPorts !== undefined)) {
+    add('networkPolicy.allowAllEgress', true, 'leaves egress open already: apiServerCidrs and apiServerPorts have no effect with it');
+  }
+}
+
 function validatePod(props: MiniClusterProps, add: Add) {
   const p = props.pod ?? {};
   validateLabels(p.labels, 'pod.labels', add);
@@ -261,7 +279,13 @@ function validatePod(props: MiniClusterProps, add: Add) {
     if (valueError) add(`pod.tolerations[${i}].value`, t.value, valueError);
     if (t.effect !== undefined && !TOLERATION_EFFECTS.includes(t.effect)) add(`pod.tolerations[${i}].effect`, t.effect, `must be one of ${TOLERATION_EFFECTS.join(', ')}`);
     if (t.operator === 'Exists' && t.value !== undefined) add(`pod.tolerations[${i}].value`, t.value, 'must be empty when operator is Exists');
+    if (t.tolerationSeconds !== undefined && (!isInt(t.tolerationSeconds) || t.effect !== 'NoExecute')) {
+      add(`pod.tolerations[${i}].tolerationSeconds`, t.tolerationSeconds, 'must be an integer, with effect NoExecute (the only effect that evicts)');
+    }
   });
+  if (p.nodeLossSeconds !== undefined && !intInRange(p.nodeLossSeconds, 0, 86400)) {
+    add('pod.nodeLossSeconds', p.nodeLossSeconds, 'must be an integer from 0 to 86400 (seconds on a node that stopped answering before eviction)');
+  }
   if (p.dnsPolicy !== undefined && !DNS_POLICIES.includes(p.dnsPolicy)) add('pod.dnsPolicy', p.dnsPolicy, `must be one of ${DNS_POLICIES.join(', ')}`);
   if (p.fsGroup !== undefined && !isUnixId(p.fsGroup)) add('pod.fsGroup', p.fsGroup, UNIX_ID_RULE);
   if (p.hostPID === true && props.shareProcessNamespace === true) {
@@ -533,6 +557,14 @@ function validateLabels(labels: { [k: string]: string } | undefined, path: strin
     const ve = typeof v === 'string' ? labelValueError(v) : 'must be a string';
     if (ve) add(`${path}.${k}`, v, ve);
   }
+}
+
+function isCidr(c: unknown): boolean {
+  if (typeof c !== 'string') return false;
+  const m = /^([^/]+)\/(\d{1,3})$/.exec(c);
+  if (!m) return false;
+  const family = isIP(m[1]);
+  return family !== 0 && Number(m[2]) <= (family === 4 ? 32 : 128);
 }
 
 function isAbsolutePath(p: unknown): boolean {

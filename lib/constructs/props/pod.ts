@@ -15,6 +15,8 @@ export interface Toleration {
   readonly value?: string;
   /** `NoSchedule`, `PreferNoSchedule` or `NoExecute`. @default - all effects */
   readonly effect?: string;
+  /** With effect `NoExecute`: how long the pod stays on a node after the taint appears. @default - for ever */
+  readonly tolerationSeconds?: number;
 }
 
 /** What the pods restart. */
@@ -46,6 +48,16 @@ export interface PodOptions {
   readonly nodeAffinity?: { [key: string]: string[] };
   /** Taints the pods tolerate. @default - none */
   readonly tolerations?: Toleration[];
+  /**
+   * Seconds a pod stays bound to a node that stopped answering (taints
+   * `node.kubernetes.io/unreachable` and `node.kubernetes.io/not-ready`) before Kubernetes evicts it.
+   * Flux gives up on a broker it cannot reach after about 20 s, so Kubernetes' own 300 s only keeps
+   * the cluster a node short for longer: once evicted, the pod is replaced as soon as it is gone
+   * (the node deleted, or tainted out-of-service; docs/reliability.md). A toleration of your own for
+   * either taint in `tolerations` replaces the one for it.
+   * @default 30
+   */
+  readonly nodeLossSeconds?: number;
   /** Scheduler of the pods. @default - the default scheduler */
   readonly schedulerName?: string;
   /** RuntimeClass of the pods. @default - none */
