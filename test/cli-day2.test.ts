@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { KubeApiServer, tempDir } from './support/kube-api-server';
-import { jobCondition, podOf, podWarning, runningJob, terminated, waiting } from './support/kube-objects';
+import { jobCondition, node, podOf, podWarning, runningJob, terminated, waiting } from './support/kube-objects';
 
 const BUILD = path.resolve(__dirname, '..', 'build', 'lib');
 const PLUGIN = path.join(BUILD, 'cli', 'kubectl-minicluster.js');
@@ -52,6 +52,8 @@ beforeEach(async () => {
   await server.start();
   dir = tempDir('cli-day2-');
   kubeconfig = server.kubeconfig(dir, NS, ['other']);
+  // The nodes podOf binds pods to, Ready: status reads the node of a pod that is not Ready.
+  for (const name of ['node-0', 'node-1']) server.put('nodes', node(name));
 });
 
 afterEach(async () => {
@@ -338,6 +340,85 @@ describe('wait', () => {
     expect(noFor.code).toBe(1);
     expect(noFor.stderr).toContain("required option '--for <condition>' not specified");
     expect((await run(['wait', 'nope', '--for', 'up'])).code).toBe(3);
+  });
+});
+
+describe('a node that stopped answering', () => {
+  const ago = (s: number) => new Date(Date.now() - s * 1000).toISOString();
+  /** node-1 as the node lifecycle controller leaves a node whose kubelet went silent `seconds` ago. */
+  function loseNode1(seconds: number, taints: any[] = [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: ago(seconds) }]) {
+    server.update('nodes', '', 'node-1', (n) => {
+      n.spec.taints = taints;
+      n.status.conditions = [{ type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: ago(seconds + 40), lastTransitionTime: ago(seconds) }];
+    });
+  }
+  /** Rank 1's pod as the taint manager leaves it: not Ready, evicted, Terminating. */
+  function evictRank1(job: any) {
+    return server.update('pods', NS, podOf(job, 1).metadata.name, (p) => {
+      p.metadata.deletionTimestamp = ago(20);
+      p.metadata.deletionGracePeriodSeconds = 30;
+      p.status.conditions.find((c: any) => c.type === 'Ready').status = 'False';
+      p.status.conditions.push({ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint', lastTransitionTime: ago(20) });
+    });
+  }
+  function upWithRank1(): any {
+    const job = server.put('jobs', runningJob('elastic', NS));
+    server.put('pods', podOf(job, 0, { ready: true }));
+    server.put('pods', podOf(job, 1, { ready: true }));
+    return job;
+  }
+
+  test('GIVEN a worker\'s node unreachable and its pod stuck Terminating WHEN status THEN it names the node, the rank, the pod and the commands that free it', async () => {
+    const job = upWithRank1();
+    loseNode1(95);
+    const pod = evictRank1(job);
+    const r = await run(['status', 'flux-elastic', '-o', 'json']);
+    expect(r.code).toBe(0);
+    const problem = JSON.parse(r.stdout).problems.find((p: string) => p.startsWith('rank 1: node node-1'));
+    expect(problem).toMatch(/^rank 1: node node-1 stopped answering 9[5-9] s ago \(Kubelet stopped posting node status\.\); pod flux-elastic-1-bcdef is stuck Terminating there: the Job replaces it only once it is gone\. If node-1 is down for good: kubectl taint nodes node-1 node\.kubernetes\.io\/out-of-service=nodeshutdown:NoExecute .*, or kubectl delete node node-1$/);
+    expect(pod.metadata.name).toBe('flux-elastic-1-bcdef');
+    // AND the lead's node, Ready, is not named
+    expect(r.stdout).not.toContain('node-0 stopped');
+  });
+
+  test('GIVEN the pod not yet evicted THEN status says it will be, after its toleration', async () => {
+    const job = upWithRank1();
+    loseNode1(10);
+    server.update('pods', NS, podOf(job, 1).metadata.name, (p) => { p.status.conditions.find((c: any) => c.type === 'Ready').status = 'False'; });
+    const r = await run(['status', 'flux-elastic']);
+    expect(r.stdout).toMatch(/rank 1: node node-1 stopped answering 1\d s ago .*; pod flux-elastic-1-bcdef is evicted once its toleration of the node's taint ends \(pod.nodeLossSeconds\)/);
+  });
+
+  test('GIVEN the node tainted out-of-service or deleted THEN status says the rank is being freed, and wait does not give up on it', async () => {
+    const job = upWithRank1();
+    loseNode1(95, [{ key: 'node.kubernetes.io/out-of-service', value: 'nodeshutdown', effect: 'NoExecute' }]);
+    evictRank1(job);
+    expect((await run(['status', 'flux-elastic'])).stdout).toContain('and is tainted out-of-service: Kubernetes deletes pod flux-elastic-1-bcdef and the Job replaces it on another node');
+    const waitOos = await run(['wait', 'flux-elastic', '--for', 'complete', '--timeout', '3s', '--unschedulable-grace', '0s']);
+    expect(waitOos.code).toBe(9);
+    server.delete('nodes', '', 'node-1');
+    expect((await run(['status', 'flux-elastic'])).stdout).toContain('rank 1: node node-1 was deleted; pod flux-elastic-1-bcdef is failed by Kubernetes\' pod garbage collector within about a minute');
+  });
+
+  test('GIVEN an account that may not read nodes THEN the pod\'s own eviction tells it', async () => {
+    const job = upWithRank1();
+    loseNode1(95);
+    evictRank1(job);
+    server.forbidden.add('get nodes');
+    const r = await run(['status', 'flux-elastic']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('rank 1: pod flux-elastic-1-bcdef was evicted from node node-1, which stopped answering, and is stuck Terminating there: the Job replaces it only once it is gone. If node-1 is down for good: kubectl taint nodes node-1');
+  });
+
+  test('GIVEN the node lost for longer than --unschedulable-grace WHEN wait THEN it fails fast (11) naming the node and the action; within the grace it waits', async () => {
+    const job = upWithRank1();
+    loseNode1(95);
+    evictRank1(job);
+    const r = await run(['wait', 'flux-elastic', '--for', 'complete', '--timeout', '5m']);
+    expect(r.code).toBe(11);
+    expect(r.stderr).toMatch(/cannot be complete: rank 1: node node-1 stopped answering .* kubectl delete node node-1 \(--no-fail-fast waits for the timeout instead\)/);
+    const patient = await run(['wait', 'flux-elastic', '--for', 'complete', '--timeout', '3s', '--unschedulable-grace', '10m']);
+    expect(patient.code).toBe(9);
   });
 });
 

@@ -131,6 +131,14 @@ users:
     return this.put(kind, obj);
   }
 
+  /** Removes an object, notifying watchers. */
+  delete(kind: Kind, ns: string, name: string): void {
+    const obj = this.get(kind, ns, name);
+    if (!obj) throw new Error(`no ${kind} ${ns}/${name}`);
+    this.objects[kind].delete(`${ns}/${name}`);
+    this.notify(kind, 'DELETED', obj);
+  }
+
   /** Resolves once a request matching `test` was seen (now or later). */
   seen(test: (r: SeenRequest) => boolean): Promise<void> {
     if (this.requests.some(test)) return Promise.resolve();

@@ -8,6 +8,7 @@ import { HANDSHAKE_CONTAINER } from '../../core/handshake-contract';
 import { ENTRYPOINT_MOUNT_DIR } from '../../core/paths';
 import { clusterNameOf, podsByRank, time } from './cluster';
 import { explainContainer, explainJobFailure, explainPod } from './explain';
+import { NodeFactsByName, nodeLossProblem } from './node-loss';
 
 /** The schema's version: fields are only added within one version. */
 export const STATUS_API_VERSION = 'cdk8s-minicluster/v1';
@@ -102,10 +103,13 @@ function iso(t: Date | string | undefined): string | null {
   return t === undefined ? null : new Date(time(t)).toISOString();
 }
 
-export function clusterStatus(job: k8s.V1Job, pods: k8s.V1Pod[], warnings: PodWarnings = new Map()): ClusterStatus {
+export function clusterStatus(job: k8s.V1Job, pods: k8s.V1Pod[], warnings: PodWarnings = new Map(), nodes: NodeFactsByName = new Map(), now = Date.now()): ClusterStatus {
   const fluxName = fluxContainerName(job);
   const byRank = podsByRank(pods);
-  const ranks: RankStatus[] = [...byRank.entries()].map(([rank, pod]) => rankStatus(rank, pod, fluxName, warnings.get(pod.metadata?.name ?? '') ?? []));
+  const ranks: RankStatus[] = [...byRank.entries()].map(([rank, pod]) => {
+    const lost = nodeLossProblem(pod, nodes.get(pod.spec?.nodeName ?? ''), now);
+    return rankStatus(rank, pod, fluxName, warnings.get(pod.metadata?.name ?? '') ?? [], lost ? [lost] : []);
+  });
   const current = job.spec?.parallelism ?? 1;
   const limits = sizeLimits(job);
   const up = ranks.filter((r) => r.ready && r.rank < current).length;
@@ -142,12 +146,13 @@ function stateOf(job: k8s.V1Job, podCount: number, lead: RankStatus | undefined)
   return podCount === 0 ? 'Pending' : 'Starting';
 }
 
-function rankStatus(rank: number, pod: k8s.V1Pod, fluxName: string, warnings: Array<{ reason?: string; message?: string }>): RankStatus {
+function rankStatus(rank: number, pod: k8s.V1Pod, fluxName: string, warnings: Array<{ reason?: string; message?: string }>, nodeProblems: string[]): RankStatus {
   const s = pod.status ?? {};
   const statuses = [...(s.initContainerStatuses ?? []), ...(s.containerStatuses ?? [])];
   const flux = statuses.find((c) => c.name === fluxName);
   const handshake = statuses.find((c) => c.name === HANDSHAKE_CONTAINER);
   const problems = [
+    ...nodeProblems,
     ...explainPod(pod, warnings),
     ...statuses.flatMap((c) => explainContainer(c, { flux: c.name === fluxName, handshake: c.name === HANDSHAKE_CONTAINER, handshakeStatus: handshake })),
   ];

@@ -3,6 +3,7 @@ import type * as k8s from '@kubernetes/client-node';
 import { eventTime, isEnded, lastContainerStart, listClusterPods, listPodWarnings } from './cluster';
 import { Kube, request } from './kube';
 import { ClusterStatus, clusterStatus, PodWarnings } from './model';
+import { NodeFactsByName, readNodeFacts } from './node-loss';
 
 /** Pods whose events are read at most (events are only detail). */
 const MAX_EVENT_READS = 16;
@@ -18,7 +19,7 @@ export async function readStatus(kube: Kube, job: k8s.V1Job, fresh = false): Pro
 }
 
 /** The status of the cluster of `job`, and its pods as the API returned them. */
-export async function readCluster(kube: Kube, job: k8s.V1Job, fresh = false): Promise<{ status: ClusterStatus; pods: k8s.V1Pod[] }> {
+export async function readCluster(kube: Kube, job: k8s.V1Job, fresh = false): Promise<{ status: ClusterStatus; pods: k8s.V1Pod[]; nodes: NodeFactsByName }> {
   const current = fresh ? await readJob(kube, job.metadata!.name!) : job;
   const pods = await listClusterPods(kube, current.metadata!.name!);
   const warnings: PodWarnings = new Map();
@@ -31,5 +32,8 @@ export async function readCluster(kube: Kube, job: k8s.V1Job, fresh = false): Pr
     const current = (await listPodWarnings(kube, pod.metadata!.name!)).filter((e) => eventTime(e) >= lastContainerStart(pod) || eventTime(e) === 0);
     warnings.set(pod.metadata!.name!, current.map((e) => ({ reason: e.reason, message: e.message })));
   }
-  return { status: clusterStatus(current, pods, warnings), pods };
+  // The nodes of live pods that are not Ready: one of them may have stopped answering.
+  const suspect = pods.filter((p) => !isEnded(p) && p.spec?.nodeName && !(p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'));
+  const nodes = await readNodeFacts(kube, suspect.map((p) => p.spec!.nodeName!));
+  return { status: clusterStatus(current, pods, warnings, nodes), pods, nodes };
 }

@@ -3,11 +3,14 @@
  * for its timeout: an image that cannot be pulled, a container that cannot be created, a pod no
  * node takes. A state a retry may still clear (ErrImagePull, CreateContainerError,
  * CreateContainerConfigError) counts once it lasted the grace; an unschedulable pod once it has
- * been so for its own grace, since a cluster autoscaler may add a node (docs/day2.md, wait).
+ * been so for its own grace, since a cluster autoscaler may add a node; a pod on a node that stopped
+ * answering once that lasted the same grace, since a cloud's node controller may delete the node
+ * (docs/day2.md, wait).
  */
 import type * as k8s from '@kubernetes/client-node';
 import { isEnded, podsByRank, time } from './cluster';
 import { explainContainer } from './explain';
+import { NodeFactsByName, nodeLossProblem } from './node-loss';
 
 /** Waiting reasons the kubelet only leaves when the pod spec or the registry changes. */
 const STUCK_AT_ONCE = new Set(['ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull']);
@@ -33,7 +36,7 @@ export class StuckPods {
   constructor(private readonly options: StuckOptions) {}
 
   /** The pods (ranks) that will not get further by themselves, in words; empty when none. */
-  problems(pods: k8s.V1Pod[], scaleUps: ScaleUpEvents, now: number): string[] {
+  problems(pods: k8s.V1Pod[], scaleUps: ScaleUpEvents, now: number, nodes: NodeFactsByName = new Map()): string[] {
     const out: string[] = [];
     const seen = new Set<string>();
     for (const [rank, pod] of podsByRank(pods)) {
@@ -48,6 +51,16 @@ export class StuckPods {
         const message = `rank ${rank}: pod ${name} cannot be scheduled: ${unschedulableMessage(pod)}`;
         if (scaleUp?.reason === SCALE_UP_EVENTS.notTriggered) out.push(`${message} (and the cluster autoscaler adds no node: ${scaleUp.message})`);
         else if (scaleUp?.reason !== SCALE_UP_EVENTS.triggered && now - since >= this.options.unschedulableGraceMs) out.push(message);
+        continue;
+      }
+      // A node that stopped answering: nothing in Kubernetes frees the rank without a cloud
+      // controller; a node deleted or tainted out-of-service frees it by itself.
+      const facts = nodes.get(pod.spec?.nodeName ?? '');
+      const lost = facts && !facts.outOfService && facts.state !== 'gone' ? nodeLossProblem(pod, facts, now) : undefined;
+      if (lost) {
+        const key = `${pod.metadata?.uid ?? name}/node-lost`;
+        seen.add(key);
+        if (now - (facts!.since || this.since(key, now)) >= this.options.unschedulableGraceMs) out.push(`rank ${rank}: ${lost}`);
         continue;
       }
       const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];

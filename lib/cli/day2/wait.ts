@@ -19,7 +19,9 @@ timeout: ImagePullBackOff, InvalidImageName, ErrImageNeverPull at once; ErrImage
 CreateContainerError, CreateContainerConfigError once they lasted --stuck-grace; a pod no node takes
 (PodScheduled=False, Unschedulable) once it was so for --unschedulable-grace, unless the cluster
 autoscaler is adding a node for it (event TriggeredScaleUp), at once if it says it will not
-(NotTriggerScaleUp). --no-fail-fast waits for the timeout instead.
+(NotTriggerScaleUp); a pod on a node that stopped answering (Ready Unknown or False) once that lasted
+--unschedulable-grace, naming the node and the command that frees the rank. --no-fail-fast waits for
+the timeout instead.
 
 Examples:
   $ kubectl minicluster wait flux-sample --for up --timeout 5m && kubectl minicluster flux flux-sample -- resource list
@@ -65,7 +67,7 @@ export function waitCommand(program: string): Command {
     .option('--timeout <duration>', 'give up after this long (e.g. 90s, 5m, 1h)', '5m')
     .option('--no-fail-fast', 'wait for the timeout even when a pod is stuck')
     .option('--stuck-grace <duration>', 'how long ErrImagePull, CreateContainerError or CreateContainerConfigError may last', '30s')
-    .option('--unschedulable-grace <duration>', 'how long a pod may be unschedulable without a cluster autoscaler scale-up', '2m')
+    .option('--unschedulable-grace <duration>', 'how long a pod may be unschedulable without a cluster autoscaler scale-up, or bound to a node that stopped answering', '2m')
     .addHelpText('after', HELP)
     .action(day2Action(program, async (clusterName: string, options: WaitOptions) => {
       const timeout = parseDuration(options.timeout);
@@ -78,7 +80,7 @@ export function waitCommand(program: string): Command {
         last = read.status;
         if (reached(last, options.for)) return true;
         if (!options.failFast) return false;
-        const problems = stuck.problems(read.pods, await scaleUpEvents(kube, read.pods), Date.now());
+        const problems = stuck.problems(read.pods, await scaleUpEvents(kube, read.pods), Date.now(), read.nodes);
         if (problems.length) {
           throw new Day2Error(EXIT.STUCK, `MiniCluster ${last.job} cannot be ${options.for === 'up' ? 'up' : 'complete'}: ${problems.join('; ')} (--no-fail-fast waits for the timeout instead)`);
         }
