@@ -7,6 +7,7 @@ import { renderScripts } from '../../lib/scripts/render';
 import { shellQuote, shellWords } from '../../lib/scripts/shell-quote';
 import { renderTemplateText } from '../../lib/scripts/template';
 import { brokerOptions, brokerToml, sampleModel } from './harness';
+import { testIf } from '../support/requires';
 
 describe('renderScripts', () => {
   test('returns exactly broker.toml, the init, entrypoint, the lead program wrapper and one start script per sidecar', () => {
@@ -131,12 +132,8 @@ describe('renderScripts', () => {
     expect(() => renderScripts(sampleModel(undefined, overrides))).toThrow(message);
   });
 
-  test('the compiled renderer finds the templates from build/ too', () => {
-    const compiled = path.join(__dirname, '..', '..', 'build', 'lib', 'scripts', 'render.js');
-    if (!fs.existsSync(compiled)) {
-      console.warn(`skipped: ${compiled} is not built (npm test builds it)`);
-      return;
-    }
+  const compiled = path.join(__dirname, '..', '..', 'build', 'lib', 'scripts', 'render.js');
+  testIf({ met: fs.existsSync(compiled), why: `${compiled} is not built (npm test builds it)` }, 'the compiled renderer finds the templates from build/ too', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const built = require(compiled) as { renderScripts: typeof renderScripts };
     const model = sampleModel(undefined, { sidecars: [{ name: 's', commands: {} }] });
