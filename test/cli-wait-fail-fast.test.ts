@@ -4,7 +4,7 @@
  */
 import * as fs from 'fs';
 import { KubeApiServer, tempDir } from './support/kube-api-server';
-import { podEvent, podOf, runningJob, waiting } from './support/kube-objects';
+import { node, podEvent, podOf, runningJob, waiting } from './support/kube-objects';
 import { CliRun, runCli } from './support/run-cli';
 
 const NS = 'hpc';
@@ -24,6 +24,8 @@ beforeEach(async () => {
   await server.start();
   dir = tempDir('cli-wait-');
   kubeconfig = server.kubeconfig(dir, NS);
+  // The Ready nodes podOf binds pods to: wait reads the node of a pod that is not Ready.
+  for (const name of ['node-0', 'node-1']) server.put('nodes', node(name));
 });
 
 afterEach(async () => {
