@@ -47,6 +47,12 @@ export interface Expectation {
    * earlier than that.
    */
   readonly readyMeansConnected?: { readonly lateRank: number; readonly lateSeconds: number };
+  /**
+   * The cluster's NetworkPolicy holds on a real cluster that enforces policies: after the exec steps,
+   * every port its pods listen on is reached from the lead and refused to a pod of another namespace
+   * and to an unlabelled pod of the same namespace (kube/isolation.ts). Ignored in podemu.
+   */
+  readonly isolated?: boolean;
   /** The Job's parallelism never goes above this (an autoscaled Job and its maxSize); read on a real cluster only. */
   readonly maxParallelism?: number;
   /** The run is ended this many seconds after it started (a state to leave the cluster in, e.g. before its namespace is deleted). */

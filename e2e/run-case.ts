@@ -9,6 +9,7 @@ import { certificateSecret } from './certificate';
 import { checkRun, monitorFellBehind } from './checks';
 import { faultOutcome, faultsSettled } from './faults';
 import { Day2StepResult, runDay2Steps } from './kube/day2';
+import { probeIsolation } from './kube/isolation';
 import { KubeCaseRun, startKubeCase } from './kube/start';
 import { KubeTarget } from './kube/target';
 import { JobFacts, jobFacts, readDocs, writeDocs } from './manifests';
@@ -105,7 +106,13 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     // A cluster that stays up is ended once the commands ran; a Job that ends is waited for.
     if (expect.result === 'Interrupted') run.interrupt();
   } else if (expect.exec) {
-    during.push(...await execSteps(c, expect, run, facts, timeout, () => ended, path.join(dir, 'exec.log'), measured));
+    const log = path.join(dir, 'exec.log');
+    during.push(...await execSteps(c, expect, run, facts, timeout, () => ended, log, measured));
+    if (expect.isolated && target.kind === 'kube' && !ended) {
+      const probed = await probeIsolation(target.kube, target.namespace, facts.name, facts.runner);
+      fs.appendFileSync(log, `--- isolation\n${probed.lines.join('\n')}\n`);
+      during.push(...probed.problems);
+    }
     run.interrupt();
   } else if (expect.stopAfterSeconds !== undefined) {
     await until(() => false, expect.stopAfterSeconds, () => ended);
