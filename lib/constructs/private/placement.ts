@@ -1,0 +1,108 @@
+/**
+ * Where the pods land (props `placement`, `network.disableAffinity`): the resolved choices, the pod
+ * affinity terms and topology spread constraint each one writes, and their validation rules.
+ */
+import type { PodAffinityTerm, TopologySpreadConstraint, WeightedPodAffinityTerm } from 'kubernetes-types-1.30/core/v1';
+import { MiniClusterProps } from '../mini-cluster-props';
+import { BrokersPerNode, ZonePlacement } from '../props/placement';
+import { CLUSTER_LABEL } from './labels';
+import { PropRule, brokenRules } from './prop-rules';
+import type { Violation } from './validate-mini-cluster-props';
+
+export const HOSTNAME_KEY = 'kubernetes.io/hostname';
+export const ZONE_KEY = 'topology.kubernetes.io/zone';
+/**
+ * The Job controller's pod label, unique to one Job (Kubernetes 1.27+). A spread constraint that
+ * matches it counts only this Job's pods, not those of an earlier Job of the same name still
+ * terminating (matchLabelKeys: beta, on by default, 1.27, the oldest target).
+ */
+const JOB_UID_LABEL = 'batch.kubernetes.io/controller-uid';
+
+/** The placement choices with their defaults applied. */
+export interface ResolvedPlacement {
+  readonly brokersPerNode: BrokersPerNode;
+  readonly zones: ZonePlacement;
+}
+
+/** disableAffinity (the operator's field) is both ANY; validation rejects it beside a choice that asks for a rule. */
+export function resolvePlacement(props: MiniClusterProps): ResolvedPlacement {
+  if (props.network?.disableAffinity) return { brokersPerNode: BrokersPerNode.ANY, zones: ZonePlacement.ANY };
+  return {
+    brokersPerNode: props.placement?.brokersPerNode ?? BrokersPerNode.ONE_PREFERRED,
+    zones: props.placement?.zones ?? ZonePlacement.SAME_PREFERRED,
+  };
+}
+
+/** The pod affinity terms and spread constraints of a placement; each list is empty when nothing asks for it. */
+export interface PlacementRules {
+  readonly affinityRequired: PodAffinityTerm[];
+  readonly affinityPreferred: WeightedPodAffinityTerm[];
+  readonly antiAffinityRequired: PodAffinityTerm[];
+  readonly antiAffinityPreferred: WeightedPodAffinityTerm[];
+  readonly topologySpreadConstraints: TopologySpreadConstraint[];
+}
+
+/**
+ * The rules of `p` for the pods of cluster `name`. Zones come first so that the default writes the
+ * operator's terms in the operator's order (the YAML of a MiniCluster without `placement` is unchanged).
+ */
+export function placementRules(p: ResolvedPlacement, name: string): PlacementRules {
+  const labelSelector = { matchExpressions: [{ key: CLUSTER_LABEL, operator: 'In', values: [name] }] };
+  const term = (topologyKey: string): PodAffinityTerm => ({ labelSelector, topologyKey });
+  const preferred = (topologyKey: string): WeightedPodAffinityTerm => ({ weight: 100, podAffinityTerm: term(topologyKey) });
+  const out: PlacementRules = { affinityRequired: [], affinityPreferred: [], antiAffinityRequired: [], antiAffinityPreferred: [], topologySpreadConstraints: [] };
+  switch (p.zones) {
+    case ZonePlacement.SAME_PREFERRED: out.affinityPreferred.push(preferred(ZONE_KEY)); break;
+    // A pod may need its own kind in a zone with none yet: the scheduler lets the first such pod
+    // through when it matches its own selector, as every pod of the cluster does.
+    case ZonePlacement.SAME_REQUIRED: out.affinityRequired.push(term(ZONE_KEY)); break;
+    case ZonePlacement.SPREAD:
+      out.topologySpreadConstraints.push({ maxSkew: 1, topologyKey: ZONE_KEY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector, matchLabelKeys: [JOB_UID_LABEL] });
+      break;
+    case ZonePlacement.ANY: break;
+  }
+  switch (p.brokersPerNode) {
+    case BrokersPerNode.ONE_PREFERRED: out.antiAffinityPreferred.push(preferred(HOSTNAME_KEY)); break;
+    case BrokersPerNode.ONE_REQUIRED: out.antiAffinityRequired.push(term(HOSTNAME_KEY)); break;
+    case BrokersPerNode.PACKED: out.affinityPreferred.push(preferred(HOSTNAME_KEY)); break;
+    case BrokersPerNode.ANY: break;
+  }
+  return out;
+}
+
+const isOneOf = (e: object, v: unknown) => (Object.values(e) as unknown[]).includes(v);
+const asksForRule = (e: object, v: unknown, any: string) => v !== undefined && v !== any && isOneOf(e, v);
+
+const DISABLED = 'network.disableAffinity is true, which means no placement rule at all (the Flux Operator\'s field)';
+
+const RULES: PropRule[] = [
+  {
+    path: 'placement.brokersPerNode',
+    value: (p) => p.placement?.brokersPerNode,
+    broken: (p) => p.placement?.brokersPerNode !== undefined && !isOneOf(BrokersPerNode, p.placement.brokersPerNode),
+    rule: () => `must be one of ${Object.values(BrokersPerNode).join(', ')} (BrokersPerNode)`,
+  },
+  {
+    path: 'placement.zones',
+    value: (p) => p.placement?.zones,
+    broken: (p) => p.placement?.zones !== undefined && !isOneOf(ZonePlacement, p.placement.zones),
+    rule: () => `must be one of ${Object.values(ZonePlacement).join(', ')} (ZonePlacement)`,
+  },
+  {
+    path: 'placement.brokersPerNode',
+    value: (p) => p.placement?.brokersPerNode,
+    broken: (p) => p.network?.disableAffinity === true && asksForRule(BrokersPerNode, p.placement?.brokersPerNode, BrokersPerNode.ANY),
+    rule: () => `asks for a rule, but ${DISABLED}: drop network.disableAffinity, or set brokersPerNode to BrokersPerNode.ANY`,
+  },
+  {
+    path: 'placement.zones',
+    value: (p) => p.placement?.zones,
+    broken: (p) => p.network?.disableAffinity === true && asksForRule(ZonePlacement, p.placement?.zones, ZonePlacement.ANY),
+    rule: () => `asks for a rule, but ${DISABLED}: drop network.disableAffinity, or set zones to ZonePlacement.ANY`,
+  },
+];
+
+/** Every placement problem. */
+export function placementViolations(props: MiniClusterProps): Violation[] {
+  return brokenRules(RULES, props);
+}
