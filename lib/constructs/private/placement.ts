@@ -70,37 +70,29 @@ export function placementRules(p: ResolvedPlacement, name: string): PlacementRul
   return out;
 }
 
-const isOneOf = (e: object, v: unknown) => (Object.values(e) as unknown[]).includes(v);
-const asksForRule = (e: object, v: unknown, any: string) => v !== undefined && v !== any && isOneOf(e, v);
-
 const DISABLED = 'network.disableAffinity is true, which means no placement rule at all (the Flux Operator\'s field)';
 
-const RULES: PropRule[] = [
-  {
-    path: 'placement.brokersPerNode',
-    value: (p) => p.placement?.brokersPerNode,
-    broken: (p) => p.placement?.brokersPerNode !== undefined && !isOneOf(BrokersPerNode, p.placement.brokersPerNode),
-    rule: () => `must be one of ${Object.values(BrokersPerNode).join(', ')} (BrokersPerNode)`,
-  },
-  {
-    path: 'placement.zones',
-    value: (p) => p.placement?.zones,
-    broken: (p) => p.placement?.zones !== undefined && !isOneOf(ZonePlacement, p.placement.zones),
-    rule: () => `must be one of ${Object.values(ZonePlacement).join(', ')} (ZonePlacement)`,
-  },
-  {
-    path: 'placement.brokersPerNode',
-    value: (p) => p.placement?.brokersPerNode,
-    broken: (p) => p.network?.disableAffinity === true && asksForRule(BrokersPerNode, p.placement?.brokersPerNode, BrokersPerNode.ANY),
-    rule: () => `asks for a rule, but ${DISABLED}: drop network.disableAffinity, or set brokersPerNode to BrokersPerNode.ANY`,
-  },
-  {
-    path: 'placement.zones',
-    value: (p) => p.placement?.zones,
-    broken: (p) => p.network?.disableAffinity === true && asksForRule(ZonePlacement, p.placement?.zones, ZonePlacement.ANY),
-    rule: () => `asks for a rule, but ${DISABLED}: drop network.disableAffinity, or set zones to ZonePlacement.ANY`,
-  },
-];
+/** The two choices of `placement`: each value must be one of its enum, and only ANY goes with disableAffinity. */
+const CHOICES = [
+  { prop: 'brokersPerNode', enumName: 'BrokersPerNode', values: Object.values(BrokersPerNode) as string[], any: BrokersPerNode.ANY },
+  { prop: 'zones', enumName: 'ZonePlacement', values: Object.values(ZonePlacement) as string[], any: ZonePlacement.ANY },
+] as const;
+
+const RULES: PropRule[] = CHOICES.flatMap(({ prop, enumName, values, any }) => {
+  const value = (p: MiniClusterProps): unknown => p.placement?.[prop];
+  return [
+    {
+      path: `placement.${prop}`, value,
+      broken: (p) => value(p) !== undefined && !values.includes(value(p) as string),
+      rule: () => `must be one of ${values.join(', ')} (${enumName})`,
+    },
+    {
+      path: `placement.${prop}`, value,
+      broken: (p) => p.network?.disableAffinity === true && value(p) !== any && values.includes(value(p) as string),
+      rule: () => `asks for a rule, but ${DISABLED}: drop network.disableAffinity, or set ${prop} to ${enumName}.ANY`,
+    },
+  ];
+});
 
 /** Every placement problem. */
 export function placementViolations(props: MiniClusterProps): Violation[] {
