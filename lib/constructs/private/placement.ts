@@ -9,8 +9,8 @@ import { CLUSTER_LABEL } from './labels';
 import { PropRule, brokenRules } from './prop-rules';
 import type { Violation } from './validate-mini-cluster-props';
 
-export const HOSTNAME_KEY = 'kubernetes.io/hostname';
-export const ZONE_KEY = 'topology.kubernetes.io/zone';
+const HOSTNAME_KEY = 'kubernetes.io/hostname';
+const ZONE_KEY = 'topology.kubernetes.io/zone';
 /**
  * The Job controller's pod label, unique to one Job (Kubernetes 1.27+). A spread constraint that
  * matches it counts only this Job's pods, not those of an earlier Job of the same name still
@@ -53,8 +53,8 @@ export function placementRules(p: ResolvedPlacement, name: string): PlacementRul
   const out: PlacementRules = { affinityRequired: [], affinityPreferred: [], antiAffinityRequired: [], antiAffinityPreferred: [], topologySpreadConstraints: [] };
   switch (p.zones) {
     case ZonePlacement.SAME_PREFERRED: out.affinityPreferred.push(preferred(ZONE_KEY)); break;
-    // A pod may need its own kind in a zone with none yet: the scheduler lets the first such pod
-    // through when it matches its own selector, as every pod of the cluster does.
+    // Affinity to the cluster's own pods: the first, with none to be near yet, is let through
+    // because it matches its own selector (the scheduler's rule for the first pod of a series).
     case ZonePlacement.SAME_REQUIRED: out.affinityRequired.push(term(ZONE_KEY)); break;
     case ZonePlacement.SPREAD:
       out.topologySpreadConstraints.push({ maxSkew: 1, topologyKey: ZONE_KEY, whenUnsatisfiable: 'ScheduleAnyway', labelSelector, matchLabelKeys: [JOB_UID_LABEL] });
