@@ -6,6 +6,7 @@ export * from './constructs/curve-cert-job';
 export * from './constructs/props/container';
 export * from './constructs/props/flux';
 export * from './constructs/props/pod';
+export * from './constructs/props/placement';
 export * from './constructs/props/handshake';
 export * from './constructs/props/autoscale';
 export * from './constructs/props/security';

@@ -4,7 +4,9 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { Chart, Testing } from 'cdk8s';
 import { parseAllDocuments, stringify } from 'yaml';
+import { BrokersPerNode, MiniCluster, MiniClusterProps, ZonePlacement } from '../lib';
 import { KubeApiServer, tempDir } from './support/kube-api-server';
 import { distFile, existing, kubeDnsService, namespace, node } from './support/kube-objects';
 import { CliRun, runCli } from './support/run-cli';
@@ -39,6 +41,15 @@ function changed(example: string, change: (docs: any[]) => any[]): string {
   const file = path.join(dir, `${example}.yaml`);
   fs.writeFileSync(file, change(docs).map((d) => stringify(d)).join('---\n'));
   return file;
+}
+
+/** hello world synthesized with `props`, written to a file of its own. */
+function synthesized(file: string, props: Partial<MiniClusterProps>): string {
+  const chart = new Chart(Testing.app(), 'placement', { namespace: 'default' });
+  new MiniCluster(chart, 'flux-sample', { size: 4, containers: [{ image: 'ubuntu:noble', command: 'hostname' }], ...props });
+  const out = path.join(dir, `${file}.yaml`);
+  fs.writeFileSync(out, Testing.synth(chart).map((d) => stringify(d)).join('---\n'));
+  return out;
 }
 
 beforeEach(async () => {
@@ -144,6 +155,69 @@ test('no node can hold a broker pod: each node with its reason; too few pods for
   expect(elastic.code).toBe(0);
   expect(elastic.rules).toEqual(['warning capacity Job/flux-elastic']);
   expect(elastic.report.findings[0].message).toMatch(/^the nodes hold 2 broker pods at most .*: scaling above 2 of maxSize 8 leaves pods Pending$/);
+});
+
+test('one broker per node, required: more pods than nodes that take them is named with the fix; as many is fine; maxSize beyond them is a warning', async () => {
+  // GIVEN three nodes
+  healthyCluster();
+  server.put('nodes', node('node-2', { cpu: '16', memory: '64Gi' }));
+  const onePerNode = { placement: { brokersPerNode: BrokersPerNode.ONE_REQUIRED } };
+  // WHEN 3 pods may not share a node THEN it runs
+  const three = await findings(synthesized('three', { ...onePerNode, size: 3 }));
+  expect([three.code, three.rules]).toEqual([0, []]);
+  // WHEN 4 pods may not share a node THEN the Job is named, with its pods, the nodes and the fix
+  const four = await findings(synthesized('four', { ...onePerNode, size: 4 }));
+  expect(four.code).toBe(1);
+  expect(four.report.findings).toEqual([{
+    rule: 'placement', severity: 'error', object: 'Job/flux-sample', namespace: 'default',
+    message: 'its pods may not share a node (a required pod anti-affinity on kubernetes.io/hostname: BrokersPerNode.ONE_REQUIRED), and 3 nodes take them: '
+      + 'of the 4 pods the Job starts (size), 1 stays Pending ("didn\'t match pod anti-affinity rules") and the quorum of 4 brokers never forms',
+    fix: 'synthesize with size 3 or less, add nodes that take the pods, or let brokers share a node when they must (placement.brokersPerNode BrokersPerNode.ONE_PREFERRED)',
+  }]);
+  // AND the plain text says the same
+  const text = await check(['-f', synthesized('four', { ...onePerNode, size: 4 })]);
+  expect(text.stdout).toContain('ERROR [placement] default/Job/flux-sample: its pods may not share a node');
+  // WHEN the same rule meets the defaults' preferred one THEN nothing: 4 pods spread over 3 nodes, two sharing one
+  expect((await findings(synthesized('preferred', { size: 4 }))).rules).toEqual([]);
+  // WHEN a node is cordoned THEN it takes no pod, and the quorum (minSize) forms without the one left Pending
+  server.update('nodes', '', 'node-2', (n) => (n.spec.unschedulable = true));
+  const cordoned = await findings(synthesized('cordoned', { ...onePerNode, size: 3, minSize: 2 }));
+  expect(cordoned.report.findings.map((f: any) => f.message)).toEqual([
+    'its pods may not share a node (a required pod anti-affinity on kubernetes.io/hostname: BrokersPerNode.ONE_REQUIRED), and 2 nodes take them: '
+      + 'of the 3 pods the Job starts (size), 1 stays Pending ("didn\'t match pod anti-affinity rules")',
+  ]);
+  // WHEN an elastic cluster may grow beyond the nodes THEN a warning only
+  const elastic = await findings(synthesized('elastic', { ...onePerNode, size: 2, maxSize: 6 }));
+  expect(elastic.code).toBe(0);
+  expect(elastic.report.findings.map((f: any) => [f.severity, f.message, f.fix])).toEqual([['warning',
+    'its pods may not share a node (a required pod anti-affinity on kubernetes.io/hostname: BrokersPerNode.ONE_REQUIRED), and 2 nodes take them: scaling above 2 of maxSize 6 leaves pods Pending',
+    'scale to 2 at most, add nodes before scaling, or let brokers share a node when they must (placement.brokersPerNode BrokersPerNode.ONE_PREFERRED)']]);
+});
+
+test('one zone, required: nodes without the zone label take no pod, and one zone must hold them all', async () => {
+  // GIVEN three nodes without zone labels
+  healthyCluster();
+  server.put('nodes', node('node-2', { cpu: '16', memory: '64Gi' }));
+  const sameZone = { size: 3, placement: { zones: ZonePlacement.SAME_REQUIRED } };
+  // WHEN the pods must share a zone THEN every pod would stay Pending
+  const none = await findings(synthesized('unlabelled', sameZone));
+  expect(none.report.findings).toEqual([expect.objectContaining({
+    rule: 'placement', severity: 'error', object: 'Job/flux-sample',
+    message: 'its pods must all be in one topology.kubernetes.io/zone (a required pod affinity on topology.kubernetes.io/zone: ZonePlacement.SAME_REQUIRED), '
+      + 'and none of the 3 nodes that take them carries the label topology.kubernetes.io/zone: every pod stays Pending',
+    fix: 'label the nodes with topology.kubernetes.io/zone, or synthesize with placement.zones ZonePlacement.SAME_PREFERRED',
+  })]);
+  // WHEN two nodes are in zone a and one in b THEN zone a holds them (room for many pods a node)
+  for (const [n, zone] of [['node-0', 'a'], ['node-1', 'a'], ['node-2', 'b']]) {
+    server.update('nodes', '', n, (x) => (x.metadata.labels['topology.kubernetes.io/zone'] = zone));
+  }
+  expect((await findings(synthesized('zoned', sameZone))).rules).toEqual([]);
+  // WHEN they also may not share a node THEN zone a's two nodes are too few for 3 pods
+  const both = await findings(synthesized('both', { ...sameZone, placement: { zones: ZonePlacement.SAME_REQUIRED, brokersPerNode: BrokersPerNode.ONE_REQUIRED } }));
+  expect(both.report.findings.map((f: any) => f.message)).toEqual([
+    'its pods must all be in one topology.kubernetes.io/zone (a required pod affinity on topology.kubernetes.io/zone: ZonePlacement.SAME_REQUIRED), '
+      + 'and no topology.kubernetes.io/zone holds the 3 pods the Job starts (size): the largest, a, holds 2; the rest stay Pending',
+  ]);
 });
 
 test('a Pod Security level the pods break: each control with the fields, and the fix', async () => {

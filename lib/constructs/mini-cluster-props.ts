@@ -5,6 +5,7 @@ import { HandshakeOptions } from './props/handshake';
 import { FluxOptions } from './props/flux';
 import { GitOpsOptions } from './props/gitops';
 import { ArchiveOptions, LoggingOptions, NetworkOptions, PodOptions } from './props/pod';
+import { PlacementOptions } from './props/placement';
 import { NetworkPolicyOptions, PodSecurityLevel } from './props/security';
 
 /**
@@ -66,6 +67,11 @@ export interface MiniClusterProps {
   readonly jobLabels?: { [key: string]: string };
   /** Pod labels, annotations, scheduling, service account and security settings. @default - defaults */
   readonly pod?: PodOptions;
+  /**
+   * Where the pods land: how many brokers share a node, and how they are placed across zones.
+   * @default - one broker per node and one zone, both preferred (the Flux Operator's soft rules)
+   */
+  readonly placement?: PlacementOptions;
   /** Containers of a pod share one process namespace. @default false */
   readonly shareProcessNamespace?: boolean;
   /**

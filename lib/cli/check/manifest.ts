@@ -38,6 +38,8 @@ export interface BrokerJob {
   readonly size: number;
   /** Pods it may grow to (maxSize; = size when not elastic). */
   readonly maxSize: number;
+  /** Brokers Flux waits for before the job starts (minSize; = size when the Job does not record one). */
+  readonly quorum: number;
   /** The minor of its target Kubernetes version, or null when the Job does not record one. */
   readonly targetMinor: number | null;
 }
@@ -105,13 +107,15 @@ function brokerJob(job: Obj, templates: PodTemplate[]): BrokerJob {
   const size = job.spec?.parallelism ?? 1;
   const target = job.metadata.annotations?.[KUBERNETES_VERSION_ANNOTATION];
   const minor = target === undefined ? null : parseKubernetesVersion(String(target));
+  const limits = sizeLimits(job);
   return {
     name,
     namespace: job.metadata.namespace,
     job,
     pod: templates.find((t) => t.owner === `Job/${name}` && t.namespace === job.metadata.namespace)!,
     size,
-    maxSize: Math.max(size, sizeLimits(job).max ?? size),
+    maxSize: Math.max(size, limits.max ?? size),
+    quorum: Math.min(size, limits.min ?? size),
     targetMinor: typeof minor === 'number' ? minor : null,
   };
 }

@@ -68,6 +68,50 @@ export function nodeRefuses(node: k8s.V1Node, spec: Obj): string | undefined {
   return undefined;
 }
 
+/** Where a pod of `spec` may go: each node with how many such pods it holds, or why none. */
+export interface NodePlace {
+  readonly node: k8s.V1Node;
+  readonly name: string;
+  readonly count: number;
+  readonly why?: string;
+}
+
+/** Per node: how many pods of `spec` it holds (its allocatable against their requests), or why none. */
+export function nodePlaces(spec: Obj, nodes: k8s.V1Node[]): NodePlace[] {
+  const requests = podRequests(spec);
+  return nodes.map((node) => {
+    const name = node.metadata?.name ?? '?';
+    const refused = nodeRefuses(node, spec);
+    if (refused) return { node, name, count: 0, why: refused };
+    const fit = podsThatFit(node, requests);
+    if (fit.count > 0) return { node, name, count: fit.count };
+    return { node, name, count: 0, why: fit.limit === 'pods' ? 'no pod room (allocatable pods)' : `${amount(fit.limit, allocatable(node, fit.limit))} ${fit.limit} allocatable` };
+  });
+}
+
+/** Whether a label selector (matchLabels, matchExpressions) selects `labels`. */
+export function selectorMatches(selector: Obj | undefined, labels: Record<string, string>): boolean {
+  if (!selector) return false;
+  return Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v)
+    && (selector.matchExpressions ?? []).every((e: Obj) => expressionMatches(e, labels[e.key]));
+}
+
+/**
+ * The topology keys of the required terms of `kind` (podAffinity or podAntiAffinity) that select
+ * the pod itself: its labels, in its own namespace. A namespaceSelector other than {} depends on the
+ * namespace's labels; such a term is left out, as are the terms about other workloads.
+ */
+export function requiredSelfTerms(kind: 'podAffinity' | 'podAntiAffinity', spec: Obj, labels: Record<string, string>, namespace: string): string[] {
+  const terms: Obj[] = spec.affinity?.[kind]?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+  const inOwnNamespace = (t: Obj): boolean => {
+    // namespaces and namespaceSelector are unioned; neither set means the pod's own namespace
+    if ((t.namespaces ?? []).includes(namespace)) return true;
+    if (t.namespaceSelector === undefined || t.namespaceSelector === null) return !t.namespaces?.length;
+    return Object.keys(t.namespaceSelector).length === 0;
+  };
+  return terms.filter((t) => inOwnNamespace(t) && selectorMatches(t.labelSelector, labels) && typeof t.topologyKey === 'string').map((t) => t.topologyKey);
+}
+
 function expressionMatches(e: Obj, value: string | undefined): boolean {
   switch (e.operator) {
     case 'In': return value !== undefined && (e.values ?? []).includes(value);

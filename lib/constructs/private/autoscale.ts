@@ -17,6 +17,7 @@ import { featuresIfValid } from '../../core/kubernetes-version';
 import { MiniClusterProps } from '../mini-cluster-props';
 import { KUEUE_QUEUE_LABEL } from './gitops';
 import { hardenedSecurityContext } from './hardened';
+import { PropRule, brokenRules } from './prop-rules';
 import { ResolvedMiniCluster } from './resolve';
 import type { Violation } from './validate-mini-cluster-props';
 
@@ -52,15 +53,7 @@ export function resolveAutoscale(r: ResolvedMiniCluster): ResolvedAutoscale | un
 
 const isIntIn = (v: unknown, lo: number, hi: number) => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
 
-/** One rule: when it is broken, and what the message says. */
-interface Rule {
-  readonly path: string;
-  readonly value: (p: MiniClusterProps) => unknown;
-  readonly broken: (p: MiniClusterProps) => boolean;
-  readonly rule: (p: MiniClusterProps) => string;
-}
-
-const RULES: Rule[] = [
+const RULES: PropRule[] = [
   {
     path: 'autoscale',
     value: () => '(set)',
@@ -114,7 +107,7 @@ const RULES: Rule[] = [
 /** Every autoscale problem (none without `autoscale`). */
 export function autoscaleViolations(props: MiniClusterProps): Violation[] {
   if (props.autoscale === undefined) return [];
-  return RULES.filter((r) => r.broken(props)).map((r) => ({ path: r.path, value: r.value(props), rule: r.rule(props) }));
+  return brokenRules(RULES, props);
 }
 
 /** Name of the ServiceAccount, Role and RoleBinding. */

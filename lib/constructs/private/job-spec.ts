@@ -1,9 +1,10 @@
 /** The Indexed Job of a MiniCluster, with the lifecycle fields its Kubernetes version supports. */
-import type { Affinity, Container, PodSpec, Toleration, Volume } from 'kubernetes-types-1.30/core/v1';
+import type { Affinity, Container, PodAffinity, PodAffinityTerm, PodSpec, Toleration, Volume, WeightedPodAffinityTerm } from 'kubernetes-types-1.30/core/v1';
 import { PodOptions } from '../props/pod';
 import type { JobSpec, PodFailurePolicyRule } from 'kubernetes-types-1.30/batch/v1';
-import { CLUSTER_LABEL, sortKeys } from './labels';
+import { sortKeys } from './labels';
 import { clean } from './containers';
+import { PlacementRules, placementRules } from './placement';
 import { ResolvedMiniCluster } from './resolve';
 
 /** Parts of the pod the MiniCluster composes. */
@@ -60,6 +61,7 @@ function failureRules(r: ResolvedMiniCluster, extra: PodFailurePolicyRule[]): Po
 
 function podSpec(r: ResolvedMiniCluster, pod: PodParts): PodSpec {
   const p = r.props.pod ?? {};
+  const rules = placementRules(r.placement, r.name);
   const pullSecrets = [...new Set(r.props.containers.map((c) => c.imagePullSecret).filter((s): s is string => !!s))].sort();
   return clean({
     subdomain: r.serviceName,
@@ -70,8 +72,9 @@ function podSpec(r: ResolvedMiniCluster, pod: PodParts): PodSpec {
     automountServiceAccountToken: p.automountServiceAccountToken ?? false,
     serviceAccountName: pod.serviceAccountName ?? p.serviceAccountName,
     nodeSelector: p.nodeSelector ? sortKeys(p.nodeSelector) : undefined,
-    affinity: affinity(r),
+    affinity: affinity(r, rules),
     tolerations: tolerations(p),
+    topologySpreadConstraints: rules.topologySpreadConstraints.length ? rules.topologySpreadConstraints : undefined,
     schedulerName: p.schedulerName,
     runtimeClassName: p.runtimeClassName,
     dnsPolicy: p.dnsPolicy,
@@ -98,18 +101,12 @@ function tolerations(p: PodOptions): Toleration[] {
   return [...own, ...nodeLoss];
 }
 
-function affinity(r: ResolvedMiniCluster): Affinity | undefined {
+function affinity(r: ResolvedMiniCluster, rules: PlacementRules): Affinity | undefined {
   const out: Affinity = {};
-  if (!r.disableAffinity) {
-    const labelSelector = { matchExpressions: [{ key: CLUSTER_LABEL, operator: 'In', values: [r.name] }] };
-    // Soft rules as in the operator: prefer one zone, prefer one pod per node.
-    out.podAffinity = {
-      preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector, topologyKey: 'topology.kubernetes.io/zone' } }],
-    };
-    out.podAntiAffinity = {
-      preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector, topologyKey: 'kubernetes.io/hostname' } }],
-    };
-  }
+  const podAffinity = terms(rules.affinityRequired, rules.affinityPreferred);
+  if (podAffinity) out.podAffinity = podAffinity;
+  const podAntiAffinity = terms(rules.antiAffinityRequired, rules.antiAffinityPreferred);
+  if (podAntiAffinity) out.podAntiAffinity = podAntiAffinity;
   const na = r.props.pod?.nodeAffinity;
   if (na && Object.keys(na).length > 0) {
     out.nodeAffinity = {
@@ -119,4 +116,13 @@ function affinity(r: ResolvedMiniCluster): Affinity | undefined {
     };
   }
   return Object.keys(out).length ? out : undefined;
+}
+
+/** A podAffinity or podAntiAffinity of the terms given, or undefined when there are none. */
+function terms(required: PodAffinityTerm[], preferred: WeightedPodAffinityTerm[]): PodAffinity | undefined {
+  if (!required.length && !preferred.length) return undefined;
+  return clean({
+    requiredDuringSchedulingIgnoredDuringExecution: required.length ? required : undefined,
+    preferredDuringSchedulingIgnoredDuringExecution: preferred.length ? preferred : undefined,
+  });
 }

@@ -9,6 +9,7 @@ import { MiniClusterProps } from '../mini-cluster-props';
 import { MiniClusterContainer } from '../props/container';
 import { FluxViewOptions, FluxViewSource } from '../props/flux';
 import { PodRestartPolicy } from '../props/pod';
+import { ResolvedPlacement, resolvePlacement } from './placement';
 
 /** MiniCluster props with every default applied. */
 export interface ResolvedMiniCluster {
@@ -47,7 +48,8 @@ export interface ResolvedMiniCluster {
   readonly simpleScheduler: boolean;
   readonly submitCommand: string;
   readonly completeWorkers: boolean;
-  readonly disableAffinity: boolean;
+  /** Brokers per node and zones, both ANY with network.disableAffinity. */
+  readonly placement: ResolvedPlacement;
   readonly kubernetesVersion: string;
   readonly features: KubernetesFeatures;
   readonly restartPolicy: PodRestartPolicy;
@@ -115,7 +117,7 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     simpleScheduler: flux.scheduler?.simple ?? false,
     submitCommand: flux.submitCommand ?? 'flux submit',
     completeWorkers: flux.completeWorkers ?? false,
-    disableAffinity: network.disableAffinity ?? false,
+    placement: resolvePlacement(props),
     kubernetesVersion: version,
     features,
     restartPolicy,

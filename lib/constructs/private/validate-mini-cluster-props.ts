@@ -22,6 +22,7 @@ import { viewSource } from './resolve';
 import { runSuffixLength } from './gitops';
 import { hardeningViolations } from './validate-hardening';
 import { autoscaleViolations } from './autoscale';
+import { placementViolations } from './placement';
 
 /** One problem: where, what value, which rule. */
 export interface Violation {
@@ -98,6 +99,7 @@ export function validateMiniClusterProps(props: MiniClusterProps, ctx: Validatio
   validateContainers(props, add);
   out.push(...hardeningViolations(props, ctx));
   out.push(...autoscaleViolations(props));
+  out.push(...placementViolations(props));
   return out;
 }
 

@@ -103,7 +103,11 @@ export interface LoggingOptions {
 export interface NetworkOptions {
   /** Name of the headless Service, also the pods' subdomain. @default - the MiniCluster name */
   readonly headlessName?: string;
-  /** Do not add the soft same-zone affinity and one-pod-per-node anti-affinity. @default false */
+  /**
+   * Do not add the soft same-zone affinity and one-pod-per-node anti-affinity: the same as
+   * `placement` with BrokersPerNode.ANY and ZonePlacement.ANY (the Flux Operator's field).
+   * @default false
+   */
   readonly disableAffinity?: boolean;
   /** The cluster's DNS domain. @default cluster.local */
   readonly clusterDomain?: string;
