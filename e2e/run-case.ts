@@ -92,7 +92,9 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
   const expect = expectationFor(c, target.kind);
   const timeout = c.podemu?.timeout ?? DEFAULT_TIMEOUT_SECONDS;
   const logs = path.join(dir, 'logs');
-  const kube = target.kind === 'kube' ? await startKubeCase(c, target.kube, target.namespace, docs, facts, dir, timeout + (c.kube?.extraSeconds ?? 0), target.nodeControl) : undefined;
+  // A real cluster's extra time counts for the waits before the exec steps too (a lost node's pods are freed late).
+  const limit = timeout + (target.kind === 'kube' ? c.kube?.extraSeconds ?? 0 : 0);
+  const kube = target.kind === 'kube' ? await startKubeCase(c, target.kube, target.namespace, docs, facts, dir, limit, target.nodeControl) : undefined;
   const run: JobRun = kube?.run ?? podemuRun(c, (target as { engines: Engines }).engines, dir, docs, facts, timeout);
   let ended = false;
   const finished = run.finished().finally(() => {
@@ -109,7 +111,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     // A cluster that stays up is ended once the commands ran; a Job that ends is waited for.
     if (expect.result === 'Interrupted') run.interrupt();
   } else if (expect.exec) {
-    during.push(...await execSteps(c, expect, run, facts, timeout, () => ended, path.join(dir, 'exec.log'), measured));
+    during.push(...await execSteps(c, expect, run, facts, limit, () => ended, path.join(dir, 'exec.log'), measured));
     run.interrupt();
   } else if (expect.stopAfterSeconds !== undefined) {
     await until(() => false, expect.stopAfterSeconds, () => ended);

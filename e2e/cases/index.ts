@@ -6,6 +6,7 @@ import { exampleCases } from './examples';
 import { faultCases } from './faults';
 import { imageVolumeCases } from './image-volume';
 import { namespaceCases } from './namespace';
+import { nodeFaultCases } from './node-faults';
 import { operatorCases } from './operator';
 import { optionCases } from './options';
 import { readinessCases } from './readiness';
@@ -14,5 +15,5 @@ import { versionCases } from './versions';
 
 export function allCases(): { cases: E2eCase[]; rejected: RejectedCase[] } {
   const operator = operatorCases();
-  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...autoscaleCases(), ...faultCases(), ...namespaceCases(), ...day2Cases(), ...operator.cases], rejected: operator.rejected };
+  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...autoscaleCases(), ...faultCases(), ...nodeFaultCases(), ...namespaceCases(), ...day2Cases(), ...operator.cases], rejected: operator.rejected };
 }
