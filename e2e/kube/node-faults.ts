@@ -145,11 +145,15 @@ export class NodeFaults {
     return this.tracked.map((t) => t.record ?? { at: t.plan.atSeconds, fault: t.plan.kind, index: t.plan.index, pod: null, outcome: 'not carried out: the run ended first' });
   }
 
-  /** Called at each poll with the pods seen (newest last): injects what is due and takes the actions that are. */
-  async poll(pods: Array<{ name: string; index: number; phase: string; node: string | null }>): Promise<void> {
+  /**
+   * Called at each poll with the pods seen (newest last): injects what is due and takes the actions
+   * that are. A fault waits for `allUp` (every index's pod Ready): a node's first pull of an image
+   * can hold its pods back past the planned time, and a fault before bring-up tests nothing.
+   */
+  async poll(pods: Array<{ name: string; index: number; phase: string; node: string | null }>, allUp: boolean): Promise<void> {
     const now = this.now();
     for (const t of this.tracked) {
-      if (!t.record && t.plan.atSeconds <= now) t.record = await this.inject(t.plan, pods);
+      if (!t.record && t.plan.atSeconds <= now && allUp) t.record = await this.inject(t.plan, pods);
       while (t.record?.pod && t.pending.length && t.record.at + t.pending[0].afterSeconds <= now) {
         const next = t.pending.shift()!;
         await this.act(t.record, next.action, next.bound);
@@ -185,11 +189,12 @@ export class NodeFaults {
       const outcome = refused.length ? `drained; eviction refused for ${refused.join('; ')}` : 'drained (cordoned, every pod of the namespace evicted)';
       return { ...base, pod: pod.name, node, podsOnNode: onNode, outcome };
     }
-    const r = await runNodeControl(this.control.program!, 'lose', node, 120);
-    if (r.code !== 0) return { ...base, pod: null, node, outcome: `${this.control.program} lose ${node} exited ${r.code}: ${r.output}` };
+    // On the timeline when the loss starts: the program may take seconds to end every process there.
     this.lost.add(node);
     this.log(`fault: lose ${node} (index ${f.index}, pod ${pod.name})`);
     for (const p of onNode) this.log(`fault: node-pod ${p} (on ${node}, lose)`);
+    const r = await runNodeControl(this.control.program!, 'lose', node, 120);
+    if (r.code !== 0) return { ...base, pod: null, node, outcome: `${this.control.program} lose ${node} exited ${r.code}: ${r.output}` };
     return { ...base, pod: pod.name, node, podsOnNode: onNode, outcome: `lost (${r.output.split('\n').at(-1)})` };
   }
 

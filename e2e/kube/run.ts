@@ -174,7 +174,8 @@ export class KubeRun {
         this.log(`${p.name}: gone (${p.phase} when last seen)`);
       }
       if (this.nodeFaults.any && this.t0 !== undefined) {
-        await this.nodeFaults.poll([...this.seen.values()]);
+        const ready = new Set([...this.seen.values()].filter((p) => p.ready).map((p) => p.index));
+        await this.nodeFaults.poll([...this.seen.values()], ready.size >= (parallelism ?? Infinity));
         this.checkDoubleBrokers(pods, (await this.target.core.listNode()).items);
       }
       if (this.o.viewScript) {
