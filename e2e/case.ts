@@ -82,12 +82,35 @@ export interface HostNeeds {
   readonly stage?: Array<{ readonly from: string; readonly to: string }>;
 }
 
+/** What the platform does to a lost node: delete its Node (a cloud's node controller), taint it out-of-service (an admin on bare metal), bring it back (a healed partition, a reboot), or nothing. */
+export type NodeAction = 'delete' | 'out-of-service' | 'return' | 'none';
+
+/**
+ * A fault of the node the pod of `index` runs on (a real cluster of several nodes only). `drain`:
+ * what `kubectl drain` does (cordon, then evict every pod of the case's namespace there through the
+ * Eviction API). `lose`: the node gone as in a power loss (`--node-control PROGRAM lose NODE`).
+ */
+export interface NodeFault {
+  readonly index: number;
+  /** Seconds after the first pod was created. */
+  readonly atSeconds: number;
+  readonly kind: 'drain' | 'lose';
+  /** What follows a loss, thenAfterSeconds after it; the bound of the outcome counts from it. @default 'none' */
+  readonly then?: NodeAction;
+  /** @default 0 */
+  readonly thenAfterSeconds?: number;
+  /** Further actions on the same node, each afterSeconds after the loss (a return once its pod was replaced); they do not move the bound. */
+  readonly later?: ReadonlyArray<{ readonly action: NodeAction; readonly afterSeconds: number }>;
+}
+
 /** Faults podemu injects into a case's run (its README: `--evict`, `--crash`), and what must follow. */
 export interface FaultPlan {
   /** `INDEX@SECONDS`: the pod of that index is evicted, as a node drain or a preemption does. */
   readonly evict?: string[];
   /** `INDEX@SECONDS[:CONTAINER]`: that container is SIGKILLed (exit 137), as an OOM kill. */
   readonly crash?: string[];
+  /** Faults of whole nodes: a real cluster of at least 2 Ready schedulable nodes only (podemu has one host). */
+  readonly nodes?: NodeFault[];
   /** What the library promises: every broker up again, or the end of the Job; `acted`: only that the faults happened (the run stops before an outcome). */
   readonly outcome: 'recovers' | 'ends' | 'acted';
   /** Seconds from the last fault to that outcome, at most. */

@@ -89,15 +89,22 @@ export interface PodRecord {
   readonly times: Record<string, number | null>;
   readonly broker?: BrokerRecord | null;
   readonly containers: Array<{ name: string; type: string; restarts: number; runs: ContainerRun[] }>;
+  /** A real cluster only: the node the pod was bound to. */
+  readonly node?: string | null;
 }
 
 /** One `--evict` or `--crash` as podemu carried it out. */
 export interface FaultRecord {
   /** Seconds after the first pod started. */
   readonly at: number;
-  readonly fault: 'evict' | 'crash';
+  /** `drain` and `lose` (a real cluster only): the node of that index's pod. */
+  readonly fault: 'evict' | 'crash' | 'drain' | 'lose';
   readonly index: number;
   readonly pod: string | null;
+  /** A node fault: the node, the case's pods that were on it, and the actions that followed (seconds after the first pod). */
+  readonly node?: string;
+  readonly podsOnNode?: string[];
+  readonly actions?: Array<{ readonly action: string; readonly at: number; readonly outcome: string; readonly bound: boolean }>;
   readonly container?: string | null;
   readonly outcome?: string | null;
   readonly replacement?: { readonly pod: string; readonly ip: string | null; readonly created: number | null; readonly phase: string | null } | null;
@@ -119,6 +126,10 @@ export interface Summary {
   readonly tcp_sample_interval_max_s?: number | null;
   readonly pods: PodRecord[];
   readonly faults?: FaultRecord[];
+  /** A real cluster with node faults: polls at which one index had two live brokers (Flux running on a Ready node). */
+  readonly double_brokers?: string[];
+  /** A real cluster with node faults: what the cleanup after the run could not put back (a node not Ready again). */
+  readonly node_cleanup?: string[];
 }
 
 /** A podemu run in progress. */

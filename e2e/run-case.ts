@@ -5,12 +5,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { E2eCase, Expectation } from './case';
+import { brokerNodes } from './broker-nodes';
 import { certificateSecret } from './certificate';
 import { checkRun, monitorFellBehind } from './checks';
 import { faultOutcome, faultsSettled } from './faults';
 import { Day2StepResult, runDay2Steps } from './kube/day2';
 import { probeIsolation } from './kube/isolation';
 import { KubeCaseRun, startKubeCase } from './kube/start';
+import { NodeControl } from './kube/node-faults';
 import { KubeTarget } from './kube/target';
 import { JobFacts, jobFacts, readDocs, writeDocs } from './manifests';
 import { ExecResult, execInContainer, findContainerInit } from './pod-exec';
@@ -21,7 +23,7 @@ const DEFAULT_TIMEOUT_SECONDS = 180;
 /** Where a case runs: the pod emulator, or a real cluster in a namespace of the case's own. */
 export type Target =
   | { readonly kind: 'podemu'; readonly engines: Engines }
-  | { readonly kind: 'kube'; readonly kube: KubeTarget; readonly namespace: string; readonly keep?: boolean };
+  | { readonly kind: 'kube'; readonly kube: KubeTarget; readonly namespace: string; readonly keep?: boolean; readonly nodeControl?: NodeControl };
 
 /** The outcome of one case. */
 export interface CaseResult {
@@ -42,6 +44,8 @@ export interface CaseResult {
   readonly notes?: string[];
   /** The case's `kubectl minicluster` commands (a real cluster), in the order run. */
   readonly day2?: Day2StepResult[];
+  /** A real cluster: each node and the ranks that ran on it. */
+  readonly nodes?: string;
   /** The measurements the exec steps printed (ExecStep.measured), in step order. */
   readonly measured?: string[];
 }
@@ -89,7 +93,9 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
   const expect = expectationFor(c, target.kind);
   const timeout = c.podemu?.timeout ?? DEFAULT_TIMEOUT_SECONDS;
   const logs = path.join(dir, 'logs');
-  const kube = target.kind === 'kube' ? await startKubeCase(c, target.kube, target.namespace, docs, facts, dir, timeout + (c.kube?.extraSeconds ?? 0)) : undefined;
+  // A real cluster's extra time counts for the waits before the exec steps too (a lost node's pods are freed late).
+  const limit = timeout + (target.kind === 'kube' ? c.kube?.extraSeconds ?? 0 : 0);
+  const kube = target.kind === 'kube' ? await startKubeCase(c, target.kube, target.namespace, docs, facts, dir, limit, target.nodeControl) : undefined;
   const run: JobRun = kube?.run ?? podemuRun(c, (target as { engines: Engines }).engines, dir, docs, facts, timeout);
   let ended = false;
   const finished = run.finished().finally(() => {
@@ -107,7 +113,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     if (expect.result === 'Interrupted') run.interrupt();
   } else if (expect.exec) {
     const log = path.join(dir, 'exec.log');
-    during.push(...await execSteps(c, expect, run, facts, timeout, () => ended, log, measured));
+    during.push(...await execSteps(c, expect, run, facts, limit, () => ended, log, measured));
     if (expect.isolated && target.kind === 'kube' && !ended) {
       const probed = await probeIsolation(target.kube, target.namespace, facts.name, facts.runner);
       fs.appendFileSync(log, `--- isolation\n${probed.lines.join('\n')}\n`);
@@ -142,6 +148,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     notes: kube?.notes.length ? kube.notes : undefined,
     day2,
     measured: measured.length ? measured : undefined,
+    nodes: brokerNodes(summary.pods),
   };
 }
 

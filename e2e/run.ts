@@ -3,7 +3,7 @@
  * Flux brokers, checked as a user would check them; writes docs/e2e.md.
  *
  *   npm run e2e [-- --only SUBSTRING ...] [-- --keep]
- *   npm run e2e -- --kubeconfig FILE [--context NAME] [--cluster-note TEXT ...] [--only ...] [--keep]
+ *   npm run e2e -- --kubeconfig FILE [--context NAME] [--cluster-note TEXT ...] [--node-control PROGRAM] [--only ...] [--keep]
  *   npm run e2e -- --list-images [--only ...]
  *
  * Without --kubeconfig the cases run in the pod emulator: that needs root, ../shared/tools/podemu
@@ -11,7 +11,10 @@
  * is reported as skipped. It installs the Debian packages that stand in for image content unless
  * E2E_NO_INSTALL=1. With --kubeconfig they run on that cluster, each in a namespace of its own.
  * Run dirs go to E2E_DIR (default /tmp/cdk8s-minicluster-e2e); a passing case's dir (and, on a
- * cluster, its namespace) is removed unless --keep.
+ * cluster, its namespace) is removed unless --keep. Cases with node faults need a cluster of at
+ * least 2 Ready schedulable nodes; losing one needs --node-control PROGRAM (or E2E_NODE_CONTROL),
+ * called as `PROGRAM lose NODE` and `PROGRAM restore NODE`, and never loses the nodes listed in
+ * E2E_PROTECTED_NODES (comma-separated: the API server's).
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -23,6 +26,7 @@ import { installPackages, stageImageContent } from './host';
 import { imagesOf } from './kube/images';
 import { clusterInfo, describeCluster } from './kube/cluster-info';
 import { caseNamespace, deleteNamespace } from './kube/namespace';
+import { NodeControl, nodeControlFrom, nodeFaultSkip, schedulableReadyNodes } from './kube/node-faults';
 import { connectTarget } from './kube/target';
 import { findEngines } from './podemu';
 import { RunRecord, readRunRecord, withRerun, writeRunRecord } from './run-record';
@@ -54,11 +58,13 @@ export interface E2eArgs {
   readonly context?: string;
   readonly clusterNotes: string[];
   readonly listImages: boolean;
+  /** The program that loses and restores nodes (`PROGRAM lose|restore NODE`): --node-control or E2E_NODE_CONTROL. */
+  readonly nodeControl?: string;
 }
 
 export function parseArgs(argv: string[]): E2eArgs {
   const values = (flag: string) => argv.flatMap((a, i) => (argv[i - 1] === flag ? [a] : []));
-  const known = new Set(['--only', '--keep', '--kubeconfig', '--context', '--cluster-note', '--list-images']);
+  const known = new Set(['--only', '--keep', '--kubeconfig', '--context', '--cluster-note', '--list-images', '--node-control']);
   const unknown = argv.filter((a, i) => a.startsWith('--') && !known.has(a) && !known.has(argv[i - 1] ?? ''));
   if (unknown.length) throw new Error(`unknown option(s) ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
   const single = (flag: string) => {
@@ -69,11 +75,15 @@ export function parseArgs(argv: string[]): E2eArgs {
   const kubeconfig = single('--kubeconfig');
   const context = single('--context');
   if (context !== undefined && kubeconfig === undefined) throw new Error('--context needs --kubeconfig');
-  return { only: values('--only'), keep: argv.includes('--keep'), kubeconfig, context, clusterNotes: values('--cluster-note'), listImages: argv.includes('--list-images') };
+  const nodeControl = single('--node-control');
+  if (nodeControl !== undefined && kubeconfig === undefined) throw new Error('--node-control needs --kubeconfig');
+  return { nodeControl, only: values('--only'), keep: argv.includes('--keep'), kubeconfig, context, clusterNotes: values('--cluster-note'), listImages: argv.includes('--list-images') };
 }
 
-/** Why a case cannot run on the target, or undefined. */
-function skipReason(c: E2eCase, kube: boolean, packageProblems: Map<string, string>): string | undefined {
+/** Why a case cannot run on the target, or undefined. `nodes`: a cluster's Ready schedulable nodes. */
+function skipReason(c: E2eCase, kube: boolean, packageProblems: Map<string, string>, nodes?: string[], control?: NodeControl): string | undefined {
+  const nodeFaults = nodeFaultSkip(c, { kube, nodes, control });
+  if (nodeFaults) return nodeFaults;
   if (kube) return c.kube?.skip;
   if (c.podemu?.skip) return c.podemu.skip;
   const missing = (c.needs?.debianPackages ?? []).map((p) => packageProblems.get(p)).filter((p): p is string => !!p);
@@ -102,11 +112,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const info = kube ? await clusterInfo(kube, args.clusterNotes) : undefined;
   if (info) console.log(`e2e: on ${kube!.server} (context ${kube!.context}): ${describeCluster(info)}`);
+  const nodeControl = kube ? nodeControlFrom(args.nodeControl) : undefined;
+  const nodes = kube && cases.some((c) => c.faults?.nodes?.length) ? schedulableReadyNodes((await kube.core.listNode()).items) : undefined;
   const root = process.env.E2E_DIR ?? '/tmp/cdk8s-minicluster-e2e';
   const started = Date.now();
   const results: CaseResult[] = [];
   for (const c of cases) {
-    const why = skipReason(c, !!kube, packageProblems);
+    const why = skipReason(c, !!kube, packageProblems, nodes, nodeControl);
     if (why) {
       console.log(`skip ${c.id}: ${why}`);
       results.push({ id: c.id, status: 'skip', problems: [why] });
@@ -116,7 +128,7 @@ async function main(argv: string[]): Promise<number> {
     for (let run = 1; run <= (c.faults?.runs ?? 1); run++) {
       const dir = path.join(root, (kube ? 'kube-' : '') + slug(c.id) + (run > 1 ? `.run${run}` : ''));
       const namespace = caseNamespace(c.id, run);
-      const target: Target = kube ? { kind: 'kube', kube, namespace, keep: args.keep } : { kind: 'podemu', engines };
+      const target: Target = kube ? { kind: 'kube', kube, namespace, keep: args.keep, nodeControl } : { kind: 'podemu', engines };
       const t0 = Date.now();
       let result: CaseResult;
       try {
@@ -132,7 +144,7 @@ async function main(argv: string[]): Promise<number> {
       const fault = seconds != null ? `, ${seconds.toFixed(1)} s from the fault to ${c.faults!.outcome === 'recovers' ? 'recovery' : 'the Job\'s end'}` : '';
       const of = runs.length > 1 || (c.faults?.runs ?? 1) > 1 ? ` [run ${run} of ${c.faults!.runs}]` : '';
       const ns = result.namespaceSeconds !== undefined ? `, namespace gone ${result.namespaceSeconds} s after its deletion` : '';
-      console.log(`${result.status} ${c.id}${of} (${took} s${result.brokers ? `, brokers ${result.brokers}` : ''}${fault}${ns})`);
+      console.log(`${result.status} ${c.id}${of} (${took} s${result.brokers ? `, brokers ${result.brokers}` : ''}${result.nodes ? `, ${result.nodes}` : ''}${fault}${ns})`);
       for (const n of result.notes ?? []) console.log(`    note: ${n}`);
       for (const d of result.day2 ?? []) console.log(`    day-2 ${d.pass ? 'pass' : 'FAIL'}: ${d.command}: exit ${d.exit ?? 'killed'} (expected ${d.wanted}) in ${d.seconds.toFixed(1)} s${d.tries > 1 ? `, ${d.tries} tries` : ''}`);
       for (const p of result.problems) console.log(`    ${p.split('\n').join('\n    ')}`);

@@ -83,3 +83,62 @@ describe('faultsSettled', () => {
     expect(faultsSettled(plan, lines('15.000] fault: crash c-1-aaaaa/flux-handshake (SIGKILL of its PID 1, exit 137)'))).toBe(true);
   });
 });
+
+describe('node faults', () => {
+  const lines = (...l: string[]) => l.map((x) => `[  ${x}`).join('\n');
+  const onNode = (p: PodRecord, node: string, gone?: number): PodRecord => ({ ...p, node, times: { ...p.times, ...(gone !== undefined ? { gone } : {}) } });
+  const LOST_DELETED: FaultPlan = { nodes: [{ index: 2, atSeconds: 15, kind: 'lose', then: 'delete', thenAfterSeconds: 60 }], outcome: 'recovers', boundSeconds: 90 };
+  const lost = (actions: Array<{ action: string; at: number; outcome: string; bound: boolean }>) => ({
+    at: 15, fault: 'lose' as const, index: 2, pod: 'c-2-aaaaa', node: 'kn2', podsOnNode: ['c-2-aaaaa'], outcome: 'lost', actions,
+  });
+  const pods = (replacementNode: string, gone?: number) => [
+    onNode(pod(0, 'c-0-aaaaa', 2), 'kn0'), onNode(pod(1, 'c-1-aaaaa', 3), 'kn1'), onNode(pod(2, 'c-2-aaaaa', 3), 'kn2', gone), onNode(pod(3, 'c-3-aaaaa', 3), 'kn1'),
+    onNode(pod(2, 'c-2-bbbbb', 100), replacementNode),
+  ];
+
+  test('GIVEN a lost node deleted 60 s later THEN recovery counts from the deletion, not from the loss', () => {
+    const s: Summary = { ...summary(pods('kn1', 80)), faults: [lost([{ action: 'delete', at: 75, outcome: 'done: Node deleted', bound: true }])] };
+    expect(faultOutcome(LOST_DELETED, s)).toEqual({ seconds: 25, problems: [] });
+  });
+
+  test('GIVEN the platform\'s action was never taken THEN it is named', () => {
+    const s: Summary = { ...summary(pods('kn1', 80)), faults: [lost([])] };
+    expect(faultOutcome(LOST_DELETED, s).problems).toContain("lose kn2: 'delete' 60 s after it was not carried out");
+  });
+
+  test('GIVEN the lost pod still in the API, and a replacement on the lost node THEN both are problems', () => {
+    const s: Summary = { ...summary(pods('kn2')), faults: [lost([{ action: 'delete', at: 75, outcome: 'done: Node deleted', bound: true }])] };
+    expect(faultOutcome(LOST_DELETED, s).problems).toEqual([
+      'index 2: its replacement c-2-bbbbb ran on kn2 again, the node the fault took',
+      'pod c-2-aaaaa on the lost node kn2 was still in the API at the end (deleted Node or out-of-service taint should have removed it)',
+    ]);
+  });
+
+  test('GIVEN two live brokers of one rank seen at a poll, or a node not back after the run THEN each is a problem', () => {
+    const s: Summary = { ...summary(pods('kn1', 80)), faults: [lost([{ action: 'delete', at: 75, outcome: 'done: Node deleted', bound: true }])], double_brokers: ['rank 2 had 2 live brokers at once: c-2-aaaaa on kn2, c-2-bbbbb on kn1'], node_cleanup: ['cleanup: node(s) kn2 not Ready 120 s after the run'] };
+    expect(faultOutcome(LOST_DELETED, s).problems).toEqual(['rank 2 had 2 live brokers at once: c-2-aaaaa on kn2, c-2-bbbbb on kn1', 'cleanup: node(s) kn2 not Ready 120 s after the run']);
+  });
+
+  test('GIVEN a batch Job that ended while the lost pod stays Terminating on its node THEN the Job\'s end is timed without that pod', () => {
+    const plan: FaultPlan = { nodes: [{ index: 2, atSeconds: 15, kind: 'lose' }], outcome: 'ends', boundSeconds: 120 };
+    const ended = FIRST_PODS.map((p) => ({ ...p, times: { end: p.index === 2 ? null : 60 } }));
+    expect(faultOutcome(plan, { ...summary(ended), faults: [lost([])] })).toEqual({ seconds: 45, problems: [] });
+  });
+
+  test('GIVEN a drain THEN the run is settled once the drained pod\'s index has a new broker up', () => {
+    const plan: FaultPlan = { nodes: [{ index: 2, atSeconds: 15, kind: 'drain' }], outcome: 'recovers', boundSeconds: 60 };
+    const drained = lines('15.000] fault: drain kn2 (index 2, pod c-2-aaaaa)', '15.100] fault: node-pod c-2-aaaaa (on kn2, drain)', '15.200] fault: node-pod c-0-aaaaa (on kn2, drain)');
+    expect(faultsSettled(plan, drained)).toBe(false);
+    expect(faultsSettled(plan, `${drained}\n${lines('20.000] c-2-bbbbb: flux-broker (rank 2) connected to its parent')}`)).toBe(false);
+    expect(faultsSettled(plan, `${drained}\n${lines('20.000] c-2-bbbbb: flux-broker (rank 2) connected to its parent', '21.000] c-0-bbbbb: flux-broker (rank 0) listening')}`)).toBe(true);
+  });
+
+  test('GIVEN a lost node THEN the run is settled only after the platform\'s action and the replacement; with nobody acting, once it was lost', () => {
+    const loss = lines('15.000] fault: lose kn2 (index 2, pod c-2-aaaaa)', '15.000] fault: node-pod c-2-aaaaa (on kn2, lose)');
+    const replaced = lines('80.000] c-2-bbbbb: flux-broker (rank 2) connected to its parent');
+    expect(faultsSettled(LOST_DELETED, `${loss}\n${replaced}`)).toBe(false);
+    expect(faultsSettled(LOST_DELETED, `${loss}\n${lines('75.000] fault: node kn2 delete')}`)).toBe(false);
+    expect(faultsSettled(LOST_DELETED, `${loss}\n${lines('75.000] fault: node kn2 delete')}\n${replaced}`)).toBe(true);
+    expect(faultsSettled({ ...LOST_DELETED, nodes: [{ index: 2, atSeconds: 15, kind: 'lose' }] }, loss)).toBe(true);
+  });
+});

@@ -25,6 +25,8 @@ import { volumePlan } from '../e2e/kube/volumes';
 import { jobFacts, readDocs } from '../e2e/manifests';
 import { e2eReport } from '../e2e/report';
 import { parseArgs } from '../e2e/run';
+import { brokerNodes } from '../e2e/broker-nodes';
+import { doubleBrokers, keepOffProtectedNodes, nodeControlFrom, nodeFaultSkip, schedulableReadyNodes } from '../e2e/kube/node-faults';
 import { expectationFor } from '../e2e/run-case';
 import { RunRecord, withRerun } from '../e2e/run-record';
 import { CertificateSource, FluxViewSource, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
@@ -359,5 +361,65 @@ describe('a re-run of some cases', () => {
     for (const r of [rerun('2026-11-27', 'a', 'b'), rerun('2026-11-28', 'b'), rerun('2026-11-29', 'a', 'b'), rerun('2026-11-30', 'c')]) merged = withRerun(merged, r);
     // THEN the list says when each case last ran, once
     expect(merged.reruns).toEqual([{ date: '2026-11-29', ids: ['a', 'b'] }, { date: '2026-11-30', ids: ['c'] }]);
+  });
+});
+
+describe('node faults on a cluster', () => {
+  const node = (name: string, ready = true, more: Partial<k8s.V1NodeSpec> = {}): k8s.V1Node => ({
+    metadata: { name }, spec: more, status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'Unknown' }] },
+  });
+  const drainCase = allCases().cases.find((c) => c.id === 'node fault interactive, a worker\'s node drained')!;
+  const loseCase = allCases().cases.find((c) => c.id === 'node fault interactive, a worker\'s node lost, then deleted')!;
+  const control = { program: '/bin/nodectl', protectedNodes: ['kn0'] };
+
+  test('GIVEN cordoned, tainted and not Ready nodes THEN only Ready schedulable ones count', () => {
+    expect(schedulableReadyNodes([node('kn0'), node('kn1', false), node('kn2', true, { unschedulable: true }), node('kn3', true, { taints: [{ key: 'x', effect: 'NoSchedule' }] }), node('kn4')])).toEqual(['kn0', 'kn4']);
+  });
+
+  test('GIVEN a node fault case THEN it skips on podemu, on one node, and (losing a node) without --node-control or a second node besides the protected one', () => {
+    expect(nodeFaultSkip(drainCase, { kube: false })).toBe('node faults need a real cluster of several nodes');
+    expect(nodeFaultSkip(drainCase, { kube: true, nodes: ['kn0'] })).toBe('node faults need at least 2 Ready schedulable nodes; the cluster has 1');
+    expect(nodeFaultSkip(drainCase, { kube: true, nodes: ['kn0', 'kn1'] })).toBeUndefined();
+    expect(nodeFaultSkip(loseCase, { kube: true, nodes: ['kn0', 'kn1', 'kn2'], control: { protectedNodes: [] } })).toBe('losing a node needs --node-control PROGRAM (or E2E_NODE_CONTROL)');
+    expect(nodeFaultSkip(loseCase, { kube: true, nodes: ['kn0', 'kn1'], control })).toMatch(/^losing a node needs 2 Ready schedulable nodes besides the protected ones \(kn0\)/);
+    expect(nodeFaultSkip(loseCase, { kube: true, nodes: ['kn0', 'kn1', 'kn2'], control })).toBeUndefined();
+    expect(nodeFaultSkip(allCases().cases[0], { kube: false })).toBeUndefined();
+  });
+
+  test('GIVEN a case that loses a node and a protected node THEN every pod is kept off it, within each node selector term; a drain case is left alone', () => {
+    const job = { spec: { template: { spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'a', operator: 'Exists' }] }] } } } } } } };
+    expect(keepOffProtectedNodes(job, loseCase, ['kn0'])).toMatch(/kept off the protected node\(s\) kn0/);
+    expect(job.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([
+      { matchExpressions: [{ key: 'a', operator: 'Exists' }], matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['kn0'] }] },
+    ]);
+    const bare: any = { spec: { template: { spec: {} } } };
+    expect(keepOffProtectedNodes(bare, drainCase, ['kn0'])).toBeUndefined();
+    expect(bare.spec.template.spec).toEqual({});
+  });
+
+  test('GIVEN two pods of one index with Flux running THEN it is two live brokers unless one is on a node not Ready or lost', () => {
+    const p = (name: string, index: number, nodeName: string, running = true): k8s.V1Pod => ({
+      metadata: { name, labels: { 'batch.kubernetes.io/job-completion-index': String(index) } },
+      spec: { nodeName, containers: [] },
+      status: { containerStatuses: [{ name: 'flux', ready: true, restartCount: 0, image: '', imageID: '', state: running ? { running: {} } : { terminated: { exitCode: 0 } } }] },
+    });
+    const pods = [p('c-2-a', 2, 'kn2'), p('c-2-b', 2, 'kn1'), p('c-1-a', 1, 'kn1'), p('c-3-a', 3, 'kn1'), p('c-3-b', 3, 'kn2', false)];
+    const index = (x: k8s.V1Pod) => Number(x.metadata!.labels!['batch.kubernetes.io/job-completion-index']);
+    expect(doubleBrokers(pods, 'flux', new Set(['kn1', 'kn2']), new Set(), index)).toEqual(['rank 2 had 2 live brokers at once: c-2-a on kn2, c-2-b on kn1']);
+    expect(doubleBrokers(pods, 'flux', new Set(['kn1']), new Set(), index)).toEqual([]);
+    expect(doubleBrokers(pods, 'flux', new Set(['kn1', 'kn2']), new Set(['kn2']), index)).toEqual([]);
+  });
+
+  test('GIVEN pods on nodes, a rank replaced on another THEN the report line names each node and its ranks; without nodes nothing', () => {
+    expect(brokerNodes([{ index: 0, node: 'kn0' }, { index: 1, node: 'kn1' }, { index: 3, node: 'kn1' }, { index: 2, node: 'kn2' }])).toBe('nodes (3): kn0 (rank 0), kn1 (ranks 1, 3), kn2 (rank 2)');
+    expect(brokerNodes([{ index: 2, node: 'kn2' }, { index: 2, node: 'kn1' }])).toBe('nodes (2): kn1 (rank 2), kn2 (rank 2)');
+    expect(brokerNodes([{ index: 0 }])).toBeUndefined();
+  });
+
+  test('GIVEN --node-control or E2E_NODE_CONTROL, and E2E_PROTECTED_NODES THEN the program and the protected nodes; --node-control alone is refused', () => {
+    expect(parseArgs(['--kubeconfig', '/k', '--node-control', '/bin/nodectl']).nodeControl).toBe('/bin/nodectl');
+    expect(() => parseArgs(['--node-control', '/bin/nodectl'])).toThrow('--node-control needs --kubeconfig');
+    expect(nodeControlFrom(undefined, { E2E_NODE_CONTROL: '/bin/n', E2E_PROTECTED_NODES: 'kn0, cp1' })).toEqual({ program: '/bin/n', protectedNodes: ['kn0', 'cp1'] });
+    expect(nodeControlFrom('/bin/flag', { E2E_NODE_CONTROL: '/bin/n' })).toEqual({ program: '/bin/flag', protectedNodes: [] });
   });
 });

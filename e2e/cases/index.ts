@@ -7,6 +7,7 @@ import { faultCases } from './faults';
 import { imageVolumeCases } from './image-volume';
 import { namespaceCases } from './namespace';
 import { networkPolicyCases } from './network-policy';
+import { nodeFaultCases } from './node-faults';
 import { operatorCases } from './operator';
 import { optionCases } from './options';
 import { readinessCases } from './readiness';
@@ -15,5 +16,5 @@ import { versionCases } from './versions';
 
 export function allCases(): { cases: E2eCase[]; rejected: RejectedCase[] } {
   const operator = operatorCases();
-  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...autoscaleCases(), ...networkPolicyCases(), ...faultCases(), ...namespaceCases(), ...day2Cases(), ...operator.cases], rejected: operator.rejected };
+  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...autoscaleCases(), ...networkPolicyCases(), ...faultCases(), ...nodeFaultCases(), ...namespaceCases(), ...day2Cases(), ...operator.cases], rejected: operator.rejected };
 }

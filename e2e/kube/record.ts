@@ -36,6 +36,8 @@ export interface PodSeen {
   /** Each time the pod turned Ready. */
   readyAt: number[];
   ready: boolean;
+  /** The node it was bound to, once scheduled. */
+  node: string | null;
   containers: Map<string, ContainerSeen>;
 }
 
@@ -67,13 +69,17 @@ export function observePod(seen: Map<string, PodSeen>, pod: k8s.V1Pod, now: numb
   const lines: string[] = [];
   let p = seen.get(name);
   if (!p) {
-    p = { name, index: podIndex(pod), phase: 'Pending', reason: null, times: { created: now }, readyAt: [], ready: false, containers: new Map() };
+    p = { name, index: podIndex(pod), phase: 'Pending', reason: null, times: { created: now }, readyAt: [], ready: false, node: null, containers: new Map() };
     seen.set(name, p);
     lines.push(`${name}: created`);
   }
   const status = pod.status ?? {};
   const scheduled = status.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'True');
   if (scheduled && p.times.scheduled === undefined) p.times.scheduled = now;
+  if (pod.spec?.nodeName && p.node !== pod.spec.nodeName) {
+    p.node = pod.spec.nodeName;
+    lines.push(`${name}: on node ${p.node}`);
+  }
   const ready = status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
   if (ready && !p.ready) {
     p.readyAt.push(now);
@@ -167,6 +173,7 @@ export function podRecord(p: PodSeen, logOf: (container: string, run: number, ru
     phase: p.phase,
     reason: p.reason,
     times: p.times,
+    node: p.node,
     broker,
     containers: [...p.containers.values()].map((c) => ({
       name: c.name,

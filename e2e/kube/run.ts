@@ -8,8 +8,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type * as k8s from '@kubernetes/client-node';
 import { FaultRecord, Summary } from '../podemu';
+import { NodeFault } from '../case';
 import { BrokerLogFollower, brokerEvents } from './broker-log';
-import { PodSeen, datedBrokers, jobVerdict, observePod, podRecord } from './record';
+import { NodeControl, NodeFaults, doubleBrokers, readyNodes } from './node-faults';
+import { PodSeen, datedBrokers, jobVerdict, observePod, podIndex, podRecord } from './record';
 import { KubeExecResult, KubeTarget, client, execIn } from './target';
 
 const POLL_MS = 500;
@@ -27,6 +29,9 @@ export interface KubeRunOptions {
   readonly evict?: string[];
   /** `INDEX@SECONDS[:CONTAINER]`: kill that container's process (the broker in the runner). */
   readonly crash?: string[];
+  /** Faults of the nodes the pods run on, and the program that loses and restores nodes. */
+  readonly nodes?: NodeFault[];
+  readonly nodeControl?: NodeControl;
   /** The Flux view script (the Job's flux-view annotation): the lead's log is followed through it. Unset: not followed. */
   readonly viewScript?: string;
   /** Grow the Job (parallelism and completions) to `to` at `atSeconds` after the first pod was created. */
@@ -91,8 +96,12 @@ export class KubeRun {
     this.markApplied = resolve;
   });
   private readonly done: Promise<Summary>;
+  private readonly nodeFaults: NodeFaults;
+  private readonly doubles = new Set<string>();
+  private cleanedUp = false;
 
   constructor(private readonly target: KubeTarget, private readonly o: KubeRunOptions) {
+    this.nodeFaults = new NodeFaults(target, o.namespace, o.nodeControl ?? { protectedNodes: [] }, o.nodes ?? [], (l) => this.log(l), () => this.now());
     this.done = this.run();
   }
 
@@ -131,6 +140,15 @@ export class KubeRun {
   }
 
   private async run(): Promise<Summary> {
+    try {
+      return await this.poll();
+    } finally {
+      // A run that broke half way puts the cluster back too (its problems then go unrecorded).
+      if (!this.cleanedUp && this.nodeFaults.any) await this.nodeFaults.cleanup().catch(() => undefined);
+    }
+  }
+
+  private async poll(): Promise<Summary> {
     fs.mkdirSync(this.o.logs, { recursive: true });
     const applied = Date.now();
     for (const object of this.o.objects) await this.target.objects.create(object);
@@ -150,9 +168,15 @@ export class KubeRun {
       // A pod deleted before it was seen terminal (the Job reaps its pods once it ended) ended then.
       const present = new Set(pods.map((p) => p.metadata!.name!));
       for (const p of this.seen.values()) {
-        if (present.has(p.name) || p.times.end != null) continue;
-        p.times.end = this.now();
+        if (present.has(p.name) || p.times.gone != null) continue;
+        p.times.gone = this.now();
+        p.times.end ??= this.now();
         this.log(`${p.name}: gone (${p.phase} when last seen)`);
+      }
+      if (this.nodeFaults.any && this.t0 !== undefined) {
+        const ready = new Set([...this.seen.values()].filter((p) => p.ready).map((p) => p.index));
+        await this.nodeFaults.poll([...this.seen.values()], ready.size >= (parallelism ?? Infinity));
+        this.checkDoubleBrokers(pods, (await this.target.core.listNode()).items);
       }
       if (this.o.viewScript) {
         for (const p of this.seen.values()) {
@@ -185,8 +209,10 @@ export class KubeRun {
           this.log(`job: ${verdict.result} (${verdict.reason})`);
         }
       }
-      // Every pod has ended: seen terminal, or no longer listed (deleted once the Job ended).
-      const settled = [...this.seen.values()].every((p) => p.times.end != null);
+      // Every pod has ended: seen terminal, or no longer listed (deleted once the Job ended); a pod
+      // on a lost node stays Terminating there until the node is back or removed.
+      const lost = this.nodeFaults.lostNodes();
+      const settled = [...this.seen.values()].every((p) => p.times.end != null || (p.node !== null && lost.has(p.node)));
       if (verdict && settled) break;
       if (Date.now() > deadline) {
         this.log(`runner: timeout after ${this.o.timeout} s`);
@@ -195,6 +221,10 @@ export class KubeRun {
       await new Promise((r) => setTimeout(r, this.o.pollMs ?? POLL_MS));
     }
     for (const f of planned) this.faults.push({ at: f.at, fault: f.fault, index: f.index, pod: null, outcome: 'not carried out: the run ended first' });
+    this.faults.push(...this.nodeFaults.records());
+    // The cluster whole again before the logs are read (a lost node's kubelet cannot give them).
+    const cleanupProblems = this.nodeFaults.any ? await this.nodeFaults.cleanup() : [];
+    this.cleanedUp = true;
     for (const f of this.followers.values()) f.stop();
     const logText = [...this.followers.values()].map((f) => f.text).join('\n');
     fs.writeFileSync(path.join(this.o.logs, 'lead-dmesg.log'), logText);
@@ -215,9 +245,19 @@ export class KubeRun {
       faults: this.faults,
       broker_times: dated.size ? 'broker log' : 'ready',
       max_parallelism: maxParallelism,
+      ...(this.nodeFaults.any ? { double_brokers: [...this.doubles], node_cleanup: cleanupProblems } : {}),
     };
     fs.writeFileSync(path.join(this.o.logs, 'summary.json'), JSON.stringify(summary, null, 2));
     return summary;
+  }
+
+  /** Two pods of one index with Flux running on Ready nodes at this poll: each pair once on the timeline and in the summary. */
+  private checkDoubleBrokers(pods: k8s.V1Pod[], nodes: k8s.V1Node[]): void {
+    for (const d of doubleBrokers(pods, this.o.runner, readyNodes(nodes), this.nodeFaults.lostNodes(), podIndex)) {
+      if (this.doubles.has(d)) continue;
+      this.doubles.add(d);
+      this.log(`check: ${d}`);
+    }
   }
 
   private logFile(p: PodSeen, container: string, run: number, runs: number): string | undefined {

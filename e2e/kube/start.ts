@@ -7,6 +7,7 @@ import { JobFacts, indexedJob, writeDocs } from '../manifests';
 import { Day2Connection, Day2StepResult, runDay2Steps } from './day2';
 import { createNamespace, deleteNamespaceTimed, podSecurityLabels } from './namespace';
 import { cpuMillis, fitCpuRequests, grownSize } from './fit';
+import { NodeControl, keepOffProtectedNodes } from './node-faults';
 import { kubeObjects } from './objects';
 import { KubeRun } from './run';
 import { KubeTarget } from './target';
@@ -24,13 +25,14 @@ export interface KubeCaseRun {
   cleanup(): Promise<{ problem?: string; seconds?: number }>;
 }
 
-export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: string, docs: any[], facts: JobFacts, dir: string, timeout: number): Promise<KubeCaseRun> {
+export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: string, docs: any[], facts: JobFacts, dir: string, timeout: number, nodeControl?: NodeControl): Promise<KubeCaseRun> {
   const nodes = (await target.core.listNode()).items;
   const allocatable = Math.max(0, ...nodes.map((n) => cpuMillis(n.status?.allocatable?.cpu) ?? 0));
   // An autoscaled Job may grow to its maxSize on its own: it must fit at that size.
   const autoscaledTo = indexedJob(docs).spec.template.spec.initContainers?.some((x: any) => x.name === AUTOSCALER_CONTAINER)
     ? Number(indexedJob(docs).metadata.annotations?.[MAX_SIZE_ANNOTATION]) : undefined;
   const fitted = fitCpuRequests(docs, allocatable, grownSize(c) ?? autoscaledTo);
+  const keptOff = keepOffProtectedNodes(indexedJob(docs), c, nodeControl?.protectedNodes ?? []);
   const objects = kubeObjects(c, docs, facts, dir, namespace);
   const plan = volumePlan(objects, namespace, c.volumes);
   await createNamespace(target, namespace, podSecurityLabels(docs));
@@ -47,12 +49,14 @@ export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: s
     timeout,
     evict: c.faults?.evict,
     crash: c.faults?.crash,
+    nodes: c.faults?.nodes,
+    nodeControl,
     viewScript: indexedJob(docs).metadata?.annotations?.[FLUX_VIEW_ANNOTATION],
     grow: c.kube?.grow,
   });
   return {
     run,
-    notes: fitted ? [fitted] : [],
+    notes: [fitted, keptOff].filter((n): n is string => !!n),
     day2,
     beforeApply,
     cleanup: async () => {
