@@ -12,8 +12,17 @@ import { createNamespace, deleteNamespaceTimed } from './namespace';
 const PROBE_IMAGE = 'rockylinux:9';
 const CONNECT_SECONDS = 3;
 
-/** `ip:port` lines of the TCP sockets in LISTEN (state 0A) of /proc/net/tcp and tcp6, printed by the pod itself. */
-const LISTENING = `awk 'NR > 1 && $4 == "0A" { split($2, a, ":"); print strtonum("0x" a[2]) }' /proc/net/tcp /proc/net/tcp6 2>/dev/null | sort -un`;
+/**
+ * The ports of the TCP sockets in LISTEN (state 0A) of /proc/net/tcp and tcp6, printed by the pod
+ * itself, in bash alone (the image's awk may be mawk, without strtonum). Sockets bound to loopback
+ * are left out: no other pod can reach them.
+ */
+const LISTENING = [
+  'for f in /proc/net/tcp /proc/net/tcp6; do [ -r "$f" ] && tail -n +2 "$f"; done | while read -r _ local _ st _; do',
+  '  case $local in 0100007F:*|00000000000000000000000001000000:*) continue;; esac',
+  '  [ "$st" = 0A ] && echo $((16#${local##*:}))',
+  'done | sort -un',
+].join('\n');
 
 /** A bash loop that tries each `ip:port` and prints `ip:port open|refused|timeout`. */
 export function probeScript(targets: string[]): string {
