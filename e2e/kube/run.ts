@@ -12,7 +12,7 @@ import { NodeFault } from '../case';
 import { BrokerLogFollower, brokerEvents } from './broker-log';
 import { NodeControl, NodeFaults, doubleBrokers, readyNodes } from './node-faults';
 import { PodSeen, datedBrokers, jobVerdict, observePod, podIndex, podRecord } from './record';
-import { KubeExecResult, KubeTarget, client, execIn } from './target';
+import { client, execIn, forClientLibrary, KubeExecResult, KubeTarget } from './target';
 
 const POLL_MS = 500;
 
@@ -151,7 +151,7 @@ export class KubeRun {
   private async poll(): Promise<Summary> {
     fs.mkdirSync(this.o.logs, { recursive: true });
     const applied = Date.now();
-    for (const object of this.o.objects) await this.target.objects.create(object);
+    for (const object of this.o.objects) await this.target.objects.create(forClientLibrary(object));
     this.markApplied();
     const planned = parseFaults(this.o.evict, this.o.crash);
     let verdict: ReturnType<typeof jobVerdict>;

@@ -11,6 +11,18 @@ export function client(): typeof k8s {
   return require('@kubernetes/client-node') as typeof k8s;
 }
 
+/**
+ * `obj` as the client library's KubernetesObjectApi must be given it. It serializes through its
+ * generated models, whose fields named after a reserved word are prefixed (a NetworkPolicy ingress
+ * rule's `from` is `_from`): a plain object's `from` was silently dropped, and every NetworkPolicy
+ * the runner created allowed ingress from anywhere (`ingress: [{}]`).
+ */
+export function forClientLibrary(obj: any): any {
+  if (obj?.kind !== 'NetworkPolicy' || !Array.isArray(obj.spec?.ingress)) return obj;
+  const ingress = obj.spec.ingress.map(({ from, ...rule }: any) => (from === undefined ? rule : { ...rule, _from: from }));
+  return { ...obj, spec: { ...obj.spec, ingress } };
+}
+
 /** A connection to a real cluster. */
 export interface KubeTarget {
   readonly config: k8s.KubeConfig;
