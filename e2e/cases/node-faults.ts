@@ -107,6 +107,7 @@ export function nodeFaultCases(): E2eCase[] {
       note: 'the node of index 2 lost and left so: kubectl minicluster status names the rank whose node stopped answering and the commands that free it, and wait fails fast (exit 11) naming the node',
       synth: cluster('nf-ln', interactive),
       faults: plan([{ index: 2, atSeconds: AFTER_BRING_UP, kind: 'lose' }], 'acted', 0, LOST_RUNS),
+      podemu: { skip: 'podemu has no API server for the day-2 commands, nor nodes to lose' },
       day2: {
         afterApply: [
           { what: 'status names the rank whose node stopped answering', args: ['status', 'nf-ln'], stdout: [/rank \d+: node \S+ stopped answering .*out-of-service.*kubectl delete node/], retry: true, timeoutSeconds: 150 },
