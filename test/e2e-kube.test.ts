@@ -26,7 +26,7 @@ import { jobFacts, readDocs } from '../e2e/manifests';
 import { e2eReport } from '../e2e/report';
 import { parseArgs } from '../e2e/run';
 import { brokerNodes } from '../e2e/broker-nodes';
-import { doubleBrokers, keepOffProtectedNodes, nodeControlFrom, nodeFaultSkip, schedulableReadyNodes } from '../e2e/kube/node-faults';
+import { doubleBrokers, faultedPod, keepOffProtectedNodes, nodeControlFrom, nodeFaultSkip, schedulableReadyNodes } from '../e2e/kube/node-faults';
 import { expectationFor } from '../e2e/run-case';
 import { RunRecord, withRerun } from '../e2e/run-record';
 import { CertificateSource, FluxViewSource, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
@@ -421,5 +421,20 @@ describe('node faults on a cluster', () => {
     expect(() => parseArgs(['--node-control', '/bin/nodectl'])).toThrow('--node-control needs --kubeconfig');
     expect(nodeControlFrom(undefined, { E2E_NODE_CONTROL: '/bin/n', E2E_PROTECTED_NODES: 'kn0, cp1' })).toEqual({ program: '/bin/n', protectedNodes: ['kn0', 'cp1'] });
     expect(nodeControlFrom('/bin/flag', { E2E_NODE_CONTROL: '/bin/n' })).toEqual({ program: '/bin/flag', protectedNodes: [] });
+  });
+});
+
+describe('the pod whose node a node fault takes', () => {
+  const pod = (index: number, node: string, phase = 'Running') => ({ name: `c-${index}-${node}`, index, phase, node });
+
+  test('GIVEN the worker asked for shares the lead\'s node THEN another worker\'s node without the lead is taken', () => {
+    const pods = [pod(0, 'kn1'), pod(1, 'kn2'), pod(2, 'kn1'), pod(3, 'kn2')];
+    expect(faultedPod(2, pods)?.name).toBe('c-1-kn2');
+    expect(faultedPod(3, pods)?.name).toBe('c-3-kn2');
+  });
+
+  test('GIVEN a lead fault THEN the lead\'s pod, wherever it is; GIVEN every worker beside the lead THEN none', () => {
+    expect(faultedPod(0, [pod(0, 'kn1'), pod(1, 'kn1')])?.name).toBe('c-0-kn1');
+    expect(faultedPod(1, [pod(0, 'kn1'), pod(1, 'kn1'), pod(2, 'kn2', 'Failed')])).toBeUndefined();
   });
 });

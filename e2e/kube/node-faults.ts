@@ -66,6 +66,23 @@ export function keepOffProtectedNodes(job: any, c: E2eCase, protectedNodes: stri
   return `pods kept off the protected node(s) ${protectedNodes.join(', ')} (a node fault loses the node of a pod)`;
 }
 
+type SeenPod = { name: string; index: number; phase: string; node: string | null };
+
+/**
+ * The running pod whose node a fault of `index` takes. A worker's fault must not take the lead: with
+ * two schedulable nodes for four pods, the lead shares a node with a worker, so when `index`'s node
+ * holds the lead, another worker's on a node without it is taken instead (undefined when none is).
+ */
+export function faultedPod(index: number, pods: SeenPod[]): SeenPod | undefined {
+  const running = (i: number) => pods.filter((p) => p.index === i && p.phase === 'Running' && p.node).at(-1);
+  const wanted = running(index);
+  if (index === 0) return wanted;
+  const leadNode = running(0)?.node;
+  if (wanted && wanted.node !== leadNode) return wanted;
+  const others = [...new Set(pods.map((p) => p.index))].filter((i) => i !== 0).sort((a, b) => a - b).map(running);
+  return others.find((p) => p && p.node !== leadNode);
+}
+
 /**
  * The pods of one index whose Flux container runs on a Ready node (not one the run lost), when
  * there are two or more: two live brokers of one rank. `lost`: nodes lost and not back.
@@ -163,9 +180,11 @@ export class NodeFaults {
 
   private async inject(f: NodeFault, pods: Array<{ name: string; index: number; phase: string; node: string | null }>): Promise<Record> {
     const at = this.now();
-    const pod = pods.filter((p) => p.index === f.index && p.phase === 'Running' && p.node).at(-1);
+    const pod = faultedPod(f.index, pods);
     const base = { at, fault: f.kind, index: f.index, actions: [] as Action[], podsOnNode: [] as string[] };
-    if (!pod) return { ...base, pod: null, outcome: 'no running pod of that index' };
+    if (!pod) {
+      return { ...base, pod: null, outcome: f.index === 0 ? 'no running pod of index 0' : 'every running worker shares the lead\'s node: a worker\'s node fault would take the lead too (rerun)' };
+    }
     const node = pod.node!;
     if (!this.nodesAtStart) this.nodesAtStart = (await this.target.core.listNode()).items.map((n) => n.metadata!.name!);
     if (f.kind === 'lose' && this.control.protectedNodes.includes(node)) {
