@@ -147,6 +147,10 @@ describe('a polled run as podemu records it', () => {
     });
     expect(jobVerdict({ status: { conditions: [{ type: 'SuccessCriteriaMet', status: 'True' }, { type: 'Complete', status: 'True', reason: 'SuccessCriteriaMet' }] } })?.result).toBe('Succeeded');
     expect(jobVerdict({ status: { conditions: [{ type: 'Failed', status: 'False' }] } })).toBeUndefined();
+    // A failure decided while a pod stays Terminating on a lost node: the Job has FailureTarget only
+    const decided = { type: 'FailureTarget', status: 'True', reason: 'PodFailurePolicy', message: 'Container c for pod ns/c-0-abcde failed with exit code 143 matching FailJob rule at index 1' };
+    expect(jobVerdict({ status: { conditions: [decided] } })).toEqual({ result: 'Failed', reason: `FailureTarget: PodFailurePolicy: ${decided.message}` });
+    expect(jobVerdict({ status: { conditions: [decided, { type: 'Failed', status: 'True', reason: 'PodFailurePolicy', message: decided.message }] } })?.reason).toBe(`PodFailurePolicy: ${decided.message}`);
   });
 
   test('GIVEN a recorded run whose lead printed the wrong text THEN the shared checks fail it', () => {

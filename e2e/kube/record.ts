@@ -194,6 +194,10 @@ export function podRecord(p: PodSeen, logOf: (container: string, run: number, ru
 export function jobVerdict(job: k8s.V1Job | undefined): { result: 'Succeeded' | 'Failed'; reason: string } | undefined {
   const conditions = job?.status?.conditions ?? [];
   const done = conditions.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  // A Job whose failure is decided gets Failed only once every pod is terminal (1.31+): a pod stuck
+  // Terminating on a lost node holds that back until the node is removed, so FailureTarget is the end.
+  const failing = conditions.find((c) => c.type === 'FailureTarget' && c.status === 'True');
+  if (!done && failing) return { result: 'Failed', reason: ['FailureTarget', failing.reason, failing.message].filter(Boolean).join(': ') };
   if (!done) return undefined;
   return { result: done.type === 'Complete' ? 'Succeeded' : 'Failed', reason: [done.reason, done.message].filter(Boolean).join(': ') };
 }
