@@ -24,16 +24,21 @@ function tagged(name: string, need: Requirement): string {
   return `${name} [skipped: ${need.why}]`;
 }
 
+/** The first need this machine does not meet, if any. */
+function unmetOf(needs: Requirement | Requirement[]): Requirement | undefined {
+  return [needs].flat().find((n) => !n.met);
+}
+
 /** `test` when every need is met, else a visibly skipped test. */
 export function testIf(needs: Requirement | Requirement[], name: string, fn: jest.ProvidesCallback, timeout?: number): void {
-  const unmet = [needs].flat().find((n) => !n.met);
+  const unmet = unmetOf(needs);
   if (unmet) test.skip(tagged(name, unmet), fn, timeout);
   else test(name, fn, timeout);
 }
 
 /** `describe` when every need is met, else a visibly skipped block. */
 export function describeIf(needs: Requirement | Requirement[], name: string, body: () => void): void {
-  const unmet = [needs].flat().find((n) => !n.met);
+  const unmet = unmetOf(needs);
   if (unmet) describe.skip(tagged(name, unmet), body);
   else describe(name, body);
 }
@@ -41,7 +46,7 @@ export function describeIf(needs: Requirement | Requirement[], name: string, bod
 /** A `test.each` that needs something: each case skipped visibly when it is missing. */
 export function testEachIf<T extends readonly unknown[]>(needs: Requirement | Requirement[], table: readonly T[]) {
   return (name: string, fn: (...args: T) => unknown, timeout?: number): void => {
-    const unmet = [needs].flat().find((n) => !n.met);
+    const unmet = unmetOf(needs);
     if (unmet) test.skip.each(table as T[])(tagged(name, unmet), fn as any, timeout);
     else test.each(table as T[])(name, fn as any, timeout);
   };

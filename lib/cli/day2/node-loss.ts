@@ -57,10 +57,7 @@ function seconds(ms: number): string {
   return `${Math.max(0, Math.round(ms / 1000))} s`;
 }
 
-/**
- * The problem of a live rank whose node is lost, in words, or undefined. `nodeLossSeconds` is the
- * pod's toleration of the unreachable taint (to say when it is evicted).
- */
+/** The problem of a live rank whose node is lost, in words, or undefined. */
 export function nodeLossProblem(pod: k8s.V1Pod, facts: NodeFacts | undefined, now: number): string | undefined {
   const node = pod.spec?.nodeName;
   if (!node || !facts || facts.state === 'ready') return undefined;
