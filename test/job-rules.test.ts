@@ -4,6 +4,7 @@
  */
 import { Chart, Testing } from 'cdk8s';
 import { MiniCluster } from '../lib';
+import { STOPPED_EXIT_CODE } from '../lib/core/runner-exit-codes';
 import { podFailureAction } from './support/pod-failure-policy';
 
 function job(kubernetesVersion = '1.34'): any {
@@ -14,11 +15,13 @@ function job(kubernetesVersion = '1.34'): any {
 
 describe('the Job rules on faults', () => {
   test.each([
-    ['an evicted pod (the entrypoint exits 143 after SIGTERM)', 'Ignore', { exitCodes: { 'flux-sample': 143, 'flux-handshake': 0 }, conditions: ['DisruptionTarget'] }],
+    ['an evicted pod (the entrypoint exits 75 after SIGTERM)', 'Ignore', { exitCodes: { 'flux-sample': 75, 'flux-handshake': 0 }, conditions: ['DisruptionTarget'] }],
     ['an evicted pod whose broker was SIGKILLed at the grace period', 'Ignore', { exitCodes: { 'flux-sample': 137 }, conditions: ['DisruptionTarget'] }],
     ['a Flux container OOM-killed (137)', 'FailJob', { exitCodes: { 'flux-sample': 137 } }],
     ['a lead whose Flux job failed', 'FailJob', { exitCodes: { 'flux-sample': 1 } }],
-    ['a pod deleted without an eviction (kubectl delete pod)', 'FailJob', { exitCodes: { 'flux-sample': 143 } }],
+    ['a pod deleted without an eviction (kubectl delete pod, or a Job suspended by Kueue)', 'Ignore', { exitCodes: { 'flux-sample': 75, 'flux-handshake': 0 } }],
+    ['a pod of a Job suspended while its view was being copied', undefined, { exitCodes: { 'flux-view': 143 } }],
+    ['a program whose tasks Flux cancelled (SIGTERM to the tasks)', 'FailJob', { exitCodes: { 'flux-sample': 143 } }],
     ['a handshake past its deadline', 'FailJob', { exitCodes: { 'flux-handshake': 81, 'flux-sample': 81 } }],
     ['an init container (the view copy) that failed', undefined, { exitCodes: { 'flux-view': 1 } }],
   ])('GIVEN %s THEN the action is %s', (_, action, pod) => {
@@ -29,6 +32,12 @@ describe('the Job rules on faults', () => {
     const spec = job().spec;
     expect(spec.podReplacementPolicy).toBe('Failed');
     expect(spec.podFailurePolicy.rules[0]).toEqual({ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] });
+  });
+
+  test('GIVEN a pod stopped from outside THEN the exit code the entrypoint keeps for it is the one the Job ignores, and nothing else is', () => {
+    const rules = job().spec.podFailurePolicy.rules;
+    expect(rules[1]).toEqual({ action: 'Ignore', onExitCodes: { containerName: 'flux-sample', operator: 'In', values: [STOPPED_EXIT_CODE] } });
+    expect(rules.filter((r: any) => r.action === 'Ignore')).toHaveLength(2);
   });
 
   test('GIVEN failures no rule matched THEN 3 in all are retried, then the Job fails; no per-index limit holds a failed pod\'s finalizer', () => {

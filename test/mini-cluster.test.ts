@@ -207,9 +207,9 @@ describe('MiniCluster', () => {
       expect(check).toContain("image='ghcr.io/converged-computing/flux-view-ubuntu:tag-noble'");
       expect(check).toContain("missing_exit='78'");
       expect(check).toContain("root=${FLUX_VIEW_IMAGE_ROOT:-'/mnt/flux-view-image'}");
-      // AND that exit code fails the Job at once, after the evictions' and handshake's rules and before the runner's
-      expect(job.spec.podFailurePolicy.rules.map((r: any) => r.onExitCodes?.containerName ?? r.action)).toEqual(['Ignore', 'flux-sample', 'flux-view', 'flux-sample']);
-      expect(job.spec.podFailurePolicy.rules[2]).toEqual({ action: 'FailJob', onExitCodes: { containerName: 'flux-view', operator: 'In', values: [78] } });
+      // AND that exit code fails the Job at once, after the evictions', stopped pods' and handshake's rules and before the runner's
+      expect(job.spec.podFailurePolicy.rules.map((r: any) => `${r.action} ${r.onExitCodes?.containerName ?? ''}`.trim())).toEqual(['Ignore', 'Ignore flux-sample', 'FailJob flux-sample', 'FailJob flux-view', 'FailJob flux-sample']);
+      expect(job.spec.podFailurePolicy.rules[3]).toEqual({ action: 'FailJob', onExitCodes: { containerName: 'flux-view', operator: 'In', values: [78] } });
       expectValidManifests(docs, { kubernetesVersion: '1.35' });
     });
 
@@ -218,7 +218,7 @@ describe('MiniCluster', () => {
       const pod = job.spec.template.spec;
       expect(pod.initContainers.map((c: any) => c.name)).toEqual(['view']);
       expect(pod.initContainers[0]).toMatchObject({ image: 'my/app:1', imagePullPolicy: 'Never' });
-      expect(job.spec.podFailurePolicy.rules[1]).toEqual({ action: 'FailJob', onExitCodes: { containerName: 'view', operator: 'In', values: [78] } });
+      expect(job.spec.podFailurePolicy.rules[2]).toEqual({ action: 'FailJob', onExitCodes: { containerName: 'view', operator: 'In', values: [78] } });
     });
 
     test('GIVEN the copy sources THEN there is no check script', () => {
@@ -569,7 +569,7 @@ describe('MiniCluster hosts handshake', () => {
     // AND it is emitted before the Job, so its name is never looked up before it exists
     expect(docs.indexOf(rdv)).toBeLessThan(docs.indexOf(job));
     // AND a handshake failure fails the Job deliberately, by its exit code on the runner
-    expect(job.spec.podFailurePolicy.rules[1]).toEqual({
+    expect(job.spec.podFailurePolicy.rules[2]).toEqual({
       action: 'FailJob', onExitCodes: { containerName: 'flux-sample', operator: 'In', values: [64, 70, 81, 82, 83, 84, 85, 86] },
     });
     expectValidManifests(docs, { kubernetesVersion: '1.34' });

@@ -115,8 +115,8 @@ export function day2Cases(): E2eCase[] {
     {
       id: 'day-2: kubectl minicluster scale down an elastic cluster, three times',
       note: 'an interactive cluster of 4 brokers, minSize 2, shrunk to 2 with kubectl minicluster scale three times (grown back to 4 between): each time the Job controller deletes the pods of ranks 2 and 3. '
-        + 'Their Flux containers end with 143 (SIGTERM), and the Job controller matches the podFailurePolicy against every Failed pod of the Job, one whose index the shrink removed included '
-        + '(getFailJobMessage, Kubernetes 1.36.3), while it counts failures only below completions: the FailJob rule then fails the whole Job whenever the controller syncs before that pod is gone',
+        + 'The released ranks end with 0; the Job controller matches the podFailurePolicy against every Failed pod of the Job, one whose index the shrink removed included '
+        + '(getFailJobMessage, Kubernetes 1.36.3): a stopped one would end with 75, which its Ignore rule takes',
       synth: synthCluster('shrink', 'default', SHRINK, {
         size: 4,
         minSize: 2,

@@ -58,7 +58,7 @@ export function fluxPaths(mountPath: string) {
     finishedMarker: `${config}/instance-finished`,
     /**
      * Left on a worker whose index a shrink gives up (drained and idle in Flux first): stopped now,
-     * it exits 0, since 143 would fail the Job by its podFailurePolicy.
+     * it exits 0: a clean end, not a pod stopped from outside.
      */
     releasedMarker: `${config}/released`,
     localUri: `local://${config}/run/flux/local`,

@@ -4,6 +4,7 @@
  * the few facts the scripts rely on for their own correctness, and fails with every problem at once.
  */
 import { DRAIN_REASON } from '../core/autoscale-contract';
+import { STOPPED_EXIT_CODE } from '../core/runner-exit-codes';
 import { rangeHostlist } from '../core/hostlist';
 import { fluxPaths, IMAGE_VIEW_DIR, VIEW_IMAGE_CHECK_DIR, viewTreeDir } from '../core/paths';
 import { LeadMode, ReadinessScriptModel, ScriptModel, SidecarScriptModel } from './model';
@@ -168,6 +169,7 @@ function renderEntrypoint(model: ScriptModel): string {
       LEAD_PROGRAM_SCRIPT: `${model.scriptsDir}/${LEAD_PROGRAM_SCRIPT_KEY}`,
       INIT_SCRIPT: `${model.scriptsDir}/${INIT_SCRIPT_KEY}`,
       AUTOSCALE_AGENT_SCRIPT: `${model.scriptsDir}/${AUTOSCALE_AGENT_SCRIPT_KEY}`,
+      STOPPED_EXIT_CODE,
     },
     flags: {
       STRICT: model.strict,

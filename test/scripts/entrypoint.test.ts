@@ -1,3 +1,4 @@
+import { STOPPED_EXIT_CODE } from '../../lib/core/runner-exit-codes';
 import { ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -344,7 +345,7 @@ describe('entrypoint.sh, signals', () => {
     ['the lead', 'flux-sample-0', 0, {}],
     ['a worker', 'flux-sample-1', 0, {}],
     ['a rejoining worker', 'flux-sample-1', 0, { workerRejoins: true }],
-  ])('SIGTERM to %s whose broker exits %s reaches the broker, which is not restarted, post still runs, and the container exits 143', async (_, hostname, brokerExit, overrides) => {
+  ])('SIGTERM to %s whose broker exits %s reaches the broker, which is not restarted, post still runs, and the container exits the stopped code (75)', async (_, hostname, brokerExit, overrides) => {
     // GIVEN a running broker (the script is the container's PID 1 in a pod)
     const model = sampleModel(sandbox, { ...overrides, commands: { post: 'touch "$HOME/post-ran"' } });
     const scripts = renderScripts(model);
@@ -356,17 +357,18 @@ describe('entrypoint.sh, signals', () => {
     child.kill('SIGTERM');
     const result = await done;
     // THEN the broker got the signal and nothing restarted; the container fails whatever the
-    // broker's code, so the Job's DisruptionTarget rule replaces an evicted pod
+    // broker's code, with the code the Job's podFailurePolicy ignores: an evicted pod, or every pod
+    // of a Job that Kueue suspends (no DisruptionTarget then), is replaced, uncounted
     expect(fs.readFileSync(path.join(sandbox.calls, 'signal'), 'utf8')).toBe('TERM\n');
-    expect(result.status).toBe(143);
+    expect(result.status).toBe(STOPPED_EXIT_CODE);
     expect(sandbox.brokerCalls()).toHaveLength(1);
     expect(fs.existsSync(path.join(sandbox.home, 'post-ran'))).toBe(true);
   });
 
   test.each([
     ['released (a shrink drained it and gave its index up)', 'flux-sample-1', true, 0],
-    ['not released (an eviction)', 'flux-sample-1', false, 143],
-    ['the lead, even with a marker', 'flux-sample-0', true, 143],
+    ['not released (an eviction)', 'flux-sample-1', false, STOPPED_EXIT_CODE],
+    ['the lead, even with a marker', 'flux-sample-0', true, STOPPED_EXIT_CODE],
   ])('an elastic cluster: SIGTERM to a worker %s', async (_, hostname, released, code) => {
     // GIVEN an elastic cluster's broker running, and a marker left on its rank after it started or not
     const model = sampleModel(sandbox, { elastic: true });
@@ -389,11 +391,11 @@ describe('entrypoint.sh, signals', () => {
     const text = renderScripts(sampleModel(sandbox, { strict }))['entrypoint.sh'];
     // WHEN its commands are read in order (comments, blank lines and directives are not commands)
     const commands = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-    // THEN nothing runs before the two traps that end the script with 128+N
-    expect(commands.slice(0, 2)).toEqual(["trap 'exit 143' TERM", "trap 'exit 130' INT"]);
+    // THEN nothing runs before the two traps: SIGTERM ends the script with the stopped code, SIGINT with 130
+    expect(commands.slice(0, 3)).toEqual([`stopped_exit_code='${STOPPED_EXIT_CODE}'`, 'trap \'exit "$stopped_exit_code"\' TERM', "trap 'exit 130' INT"]);
   });
 
-  test.each([['the lead', 'flux-sample-0'], ['a worker', 'flux-sample-1']])('SIGTERM to %s whose young broker ignores it (flux-core while it loads its builtins) is repeated, and the container exits 143', async (_, hostname) => {
+  test.each([['the lead', 'flux-sample-0'], ['a worker', 'flux-sample-1']])('SIGTERM to %s whose young broker ignores it (flux-core while it loads its builtins) is repeated, and the container exits the stopped code', async (_, hostname) => {
     // GIVEN a broker that ignores its first SIGTERM, as flux-core does in its load-builtins state
     const scripts = renderScripts(sampleModel(sandbox));
     expect(sandbox.runInit(scripts).status).toBe(0);
@@ -407,7 +409,7 @@ describe('entrypoint.sh, signals', () => {
     // THEN the broker was told twice and stopped (not left running for the grace period's SIGKILL)
     expect(fs.existsSync(path.join(sandbox.calls, 'ignored'))).toBe(true);
     expect(fs.readFileSync(path.join(sandbox.calls, 'signal'), 'utf8')).toBe('TERM\n');
-    expect(result.status).toBe(143);
+    expect(result.status).toBe(STOPPED_EXIT_CODE);
     expect(sandbox.brokerCalls()).toHaveLength(1);
   });
 
@@ -424,7 +426,7 @@ describe('entrypoint.sh, signals', () => {
     // THEN the worker waited for a lead after each clean exit, and the reaping is not a success
     expect(sandbox.brokerCalls()).toHaveLength(3);
     expect(result.stdout.match(/the worker broker exited cleanly: waiting for a lead/g)).toHaveLength(2);
-    expect(result.status).toBe(143);
+    expect(result.status).toBe(STOPPED_EXIT_CODE);
   });
 
   test('with workerRejoins a worker whose broker ends after the lead\'s program said so exits 0 at once; a marker from before its start does not count', async () => {
@@ -444,7 +446,7 @@ describe('entrypoint.sh, signals', () => {
     expect(result.status).toBe(0);
   });
 
-  test('a signal during the wait before a restart ends the worker at once with 143', async () => {
+  test('a signal during the wait before a restart ends the worker at once with the stopped code', async () => {
     // GIVEN a worker waiting 10 minutes before it restarts its broker (a jest timeout if the trap waits too)
     const scripts = renderScripts(sampleModel(sandbox, { quiet: false, workerRejoins: true, workerRestartDelaySeconds: 600 }));
     expect(sandbox.runInit(scripts).status).toBe(0);
@@ -453,8 +455,19 @@ describe('entrypoint.sh, signals', () => {
     // WHEN the pod is deleted
     child.kill('SIGTERM');
     // THEN the container ends with the signal's code, without starting another broker
-    expect((await done).status).toBe(143);
+    expect((await done).status).toBe(STOPPED_EXIT_CODE);
     expect(sandbox.brokerCalls()).toHaveLength(1);
+  });
+
+  test.each([['the lead', 'flux-sample-0'], ['a worker', 'flux-sample-1']])('GIVEN %s whose Flux exits the stopped code of its own THEN the container exits 1 and says why: a real failure is never ignored by the Job', async (_, hostname) => {
+    // GIVEN a broker (for the lead: its program) that ends with 75 without any signal
+    const scripts = renderScripts(sampleModel(sandbox, { workerMaxRestarts: 1, workerRestartDelaySeconds: 0 }));
+    expect(sandbox.runInit(scripts).status).toBe(0);
+    // WHEN the container runs
+    const result = await sandbox.start('entrypoint.sh', scripts['entrypoint.sh'], { hostname, onStart: `exit ${STOPPED_EXIT_CODE}` }).done;
+    // THEN it fails with 1, which the Job's FailJob rule takes, and names the reserved code
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`Flux or the program exited ${STOPPED_EXIT_CODE}, the code this container keeps for a pod stopped by Kubernetes: exiting 1 instead`);
   });
 });
 

@@ -1,3 +1,4 @@
+import { STOPPED_EXIT_CODE } from '../../lib/core/runner-exit-codes';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as net from 'net';
@@ -205,7 +206,7 @@ describe('entrypoint.sh: a worker follows a TBON parent that moved while its bro
     child.kill('SIGTERM');
     // THEN the first broker was never restarted
     const result = await done;
-    expect(result.status).toBe(143);
+    expect(result.status).toBe(STOPPED_EXIT_CODE);
     expect(connects()).toEqual([`tcp://${oldIp()}:${port}`]);
     expect(result.stdout).not.toContain('restarting the worker broker');
   });

@@ -1,4 +1,5 @@
 /** Why a MiniCluster or one of its ranks fails, in words, from what the API reports. */
+import { STOPPED_EXIT_CODE } from '../../core/runner-exit-codes';
 import type * as k8s from '@kubernetes/client-node';
 import { HANDSHAKE_EXIT_MEANINGS } from '../../core/handshake-contract';
 
@@ -7,6 +8,7 @@ const CONTAINER_ERROR_REASONS = new Set(['CreateContainerConfigError', 'CreateCo
 
 /** Exit code `code` of a Flux or handshake container, in words. */
 export function exitCodeMeaning(code: number): string | undefined {
+  if (code === STOPPED_EXIT_CODE) return 'stopped from outside (its pod deleted: an eviction, a Job suspended by Kueue, kubectl delete pod): not a failure';
   const meaning = HANDSHAKE_EXIT_MEANINGS[code];
   return meaning ? `hosts handshake failure: ${meaning}` : undefined;
 }

@@ -1,10 +1,9 @@
 /**
- * Shrinking and growing an elastic cluster without failing it. A worker the Job stops after a
- * shrink ends with 143 (SIGTERM), which the Job's podFailurePolicy takes for a failed broker and
- * fails the whole Job; the Job controller judges a failed pod of an index the shrink removed like
- * any other. So before the Job is shrunk, Flux drains the ranks given up, waits until they run no
- * job, and leaves the released marker on each one that is up (fluxPaths().releasedMarker): their
- * entrypoint then exits 0. Growing undrains the ranks again.
+ * Shrinking and growing an elastic cluster without failing a Flux job. Before the Job is shrunk,
+ * Flux drains the ranks given up, waits until they run no job, and leaves the released marker on
+ * each one that is up (fluxPaths().releasedMarker): their entrypoint then exits 0, a clean end
+ * (stopped otherwise, it would exit 75, which the Job's podFailurePolicy ignores). Growing undrains
+ * the ranks again.
  */
 import * as path from 'path';
 import type * as k8s from '@kubernetes/client-node';

@@ -2,6 +2,7 @@
 import type { Affinity, Container, PodAffinity, PodAffinityTerm, PodSpec, Toleration, Volume, WeightedPodAffinityTerm } from 'kubernetes-types-1.30/core/v1';
 import { PodOptions } from '../props/pod';
 import type { JobSpec, PodFailurePolicyRule } from 'kubernetes-types-1.30/batch/v1';
+import { STOPPED_EXIT_CODE } from '../../core/runner-exit-codes';
 import { sortKeys } from './labels';
 import { clean } from './containers';
 import { PlacementRules, placementRules } from './placement';
@@ -53,6 +54,9 @@ function failureRules(r: ResolvedMiniCluster, extra: PodFailurePolicyRule[]): Po
   return [
     // Evictions and preemptions are not the job's fault: retry without counting.
     { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+    // A pod stopped from outside without that condition: above all a Job that Kueue suspends
+    // (preemption, eviction), whose pods the Job controller deletes. Recreated on resume.
+    { action: 'Ignore', onExitCodes: { containerName: r.name, operator: 'In', values: [STOPPED_EXIT_CODE] } },
     ...extra,
     // A failed Flux run (lead) or a worker that gave up fails the whole Job, with its exit code.
     { action: 'FailJob', onExitCodes: { containerName: r.name, operator: 'NotIn', values: [0] } },

@@ -56,10 +56,10 @@ encode_resources() {
 # Runs a Flux command as a child and waits for it, forwarding SIGTERM and SIGINT to it: bash as the
 # container's PID 1 would otherwise ignore them, and a pod being deleted (or a worker being reaped
 # by the Job once the lead succeeded) would wait for the grace period and SIGKILL. Without a Flux
-# child, the signal ends the script at once with the conventional code 128+N.
+# child, the signal ends the script at once: SIGTERM with stopped_exit_code, SIGINT with 130.
 flux_pid=''
 stopping=false
-# 128+N of the signal that stopped the container: its exit code, whatever Flux's own.
+# The exit code of the signal that stopped the container, whatever Flux's own.
 stop_code=0
 stop_signal=''
 #@@IF HANDSHAKE@@
@@ -75,7 +75,7 @@ on_signal() {
   fi
   kill -s "$1" "$flux_pid" 2>/dev/null || true
 }
-trap 'on_signal TERM 143' TERM
+trap 'on_signal TERM "$stopped_exit_code"' TERM
 trap 'on_signal INT 130' INT
 run_flux() {
   local status watcher=''

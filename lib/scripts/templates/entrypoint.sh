@@ -4,8 +4,11 @@
 # user's work; every other rank runs a worker broker. It runs as whatever user the container runs as.
 
 # First of all: bash as the container's PID 1 drops a signal it has no trap for, and a pod deleted
-# while this script starts would wait out its grace period. on_signal takes over below.
-trap 'exit 143' TERM
+# while this script starts would wait out its grace period. on_signal takes over below. A pod
+# stopped from outside exits with its own code (75, sysexits' EX_TEMPFAIL), which the Job's
+# podFailurePolicy ignores: a Job suspended by Kueue deletes its pods with no DisruptionTarget.
+stopped_exit_code=@@STOPPED_EXIT_CODE@@
+trap 'exit "$stopped_exit_code"' TERM
 trap 'exit 130' INT
 #@@IF STRICT@@
 set -eEu -o pipefail
