@@ -37,7 +37,8 @@ export interface MiniClusterProps {
    * Size an elastic cluster (maxSize above minSize or size) from Flux's own queue: grow up to
    * maxSize when jobs wait for nodes, shrink down to minSize (or size) once brokers have been idle,
    * draining them in Flux first. Adds a sidecar to the pods and a ServiceAccount, Role and
-   * RoleBinding that may only get and patch this Job. Not with Kueue (queueName).
+   * RoleBinding that may only get and patch this Job. With Kueue (queueName) the Job is an elastic
+   * Kueue Job: growth is admitted within the queue's quota (Kueue's gate ElasticJobsViaWorkloadSlices).
    * @default - no autoscaler: the Job keeps the size it is given
    */
   readonly autoscale?: AutoscaleOptions;
@@ -101,7 +102,12 @@ export interface MiniClusterProps {
   readonly networkPolicy?: NetworkPolicyOptions;
   /** Job naming and Argo CD / Flux CD annotations. @default - plain names, no annotations */
   readonly gitOps?: GitOpsOptions;
-  /** Kueue LocalQueue of the Job (label `kueue.x-k8s.io/queue-name`). @default - none */
+  /**
+   * Kueue LocalQueue of the Job (label `kueue.x-k8s.io/queue-name`). An elastic cluster (maxSize
+   * above minSize or size) also gets Kueue's `kueue.x-k8s.io/elastic-job: "true"`, so that a resize
+   * is admitted within quota (Kueue's gate ElasticJobsViaWorkloadSlices; ignored without it).
+   * @default - none
+   */
   readonly queueName?: string;
   /**
    * Create the Job suspended (`spec.suspend`); Kueue unsuspends it once admitted.

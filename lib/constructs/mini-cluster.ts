@@ -1,3 +1,4 @@
+import { kueueJobAnnotations } from './private/kueue';
 import { ApiObject, App, Chart, Lazy, Names } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { Container } from 'kubernetes-types-1.30/core/v1';
@@ -289,7 +290,7 @@ export class MiniCluster extends Construct {
     });
     // What `cdk8s-minicluster status|scale|flux` reads back from the running Job (docs/day2.md).
     const annotations = day2Annotations({ size: r.size, minSize: r.minSize ?? r.size, maxSize: r.maxSize, fluxView: fluxPaths(r.mountPath).viewScript, kubernetesVersion: `1.${r.features.minor}` });
-    for (const [key, value] of Object.entries(annotations)) job.metadata.addAnnotation(key, value);
+    for (const [key, value] of Object.entries({ ...annotations, ...kueueJobAnnotations(r.props, r) })) job.metadata.addAnnotation(key, value);
     const certificateObjects = [this.certificateJob ?? this.node.tryFindChild('InlineCertificate')]
       .flatMap((c) => (c ? c.node.findAll() : [])).filter((c): c is ApiObject => c instanceof ApiObject);
     // The certificate Job's program: the same shared object its Job already found.

@@ -116,16 +116,14 @@ describe('autoscale: refused props', () => {
     expect(errorOf({ ...ELASTIC, maxSize: undefined })).toContain('autoscale = "(set)": the cluster is not elastic: maxSize (1) must be above minSize or size (1)');
   });
 
-  test('every conflict at once: Kueue, an old Kubernetes, another ServiceAccount, an automounted token, bad numbers', () => {
+  test('every conflict at once: an old Kubernetes, another ServiceAccount, an automounted token, bad numbers', () => {
     const message = errorOf({
       ...ELASTIC,
-      queueName: 'team-q',
       kubernetesVersion: '1.28',
       pod: { serviceAccountName: 'mine', automountServiceAccountToken: true },
       autoscale: { idleSeconds: -1, periodSeconds: 0, image: 'two words' },
     });
     for (const line of [
-      'queueName = "team-q": autoscale is not allowed with Kueue',
       'kubernetesVersion = "1.28": autoscale needs Kubernetes 1.29 or newer',
       'pod.serviceAccountName = "mine": autoscale gives the pods their ServiceAccount',
       'pod.automountServiceAccountToken = true: with autoscale the token must reach the autoscaler container only',
@@ -135,7 +133,26 @@ describe('autoscale: refused props', () => {
     ]) expect(message).toContain(line);
   });
 
-  test('Kueue named by its label is refused too', () => {
-    expect(errorOf({ ...ELASTIC, jobLabels: { 'kueue.x-k8s.io/queue-name': 'q' } })).toContain('queueName = "q": autoscale is not allowed with Kueue');
+});
+
+describe('Kueue: an elastic queued cluster is an elastic Kueue Job', () => {
+  const jobOf = (props: any): any => {
+    const chart = new Chart(Testing.app(), 'test');
+    new MiniCluster(chart, 'flux-sample', props);
+    return Testing.synth(chart).find((d) => d.kind === 'Job' && d.metadata.name === 'flux-sample');
+  };
+  const BASE = { containers: [{ image: 'ubuntu:noble', resources: { requests: { cpu: '100m' } } }] };
+
+  test.each([
+    ['autoscaled, queued by queueName', { ...BASE, size: 1, maxSize: 4, interactive: true, autoscale: {}, queueName: 'team-q' }, 'true'],
+    ['autoscaled, queued by the label set by hand', { ...BASE, size: 1, maxSize: 4, interactive: true, autoscale: {}, jobLabels: { 'kueue.x-k8s.io/queue-name': 'q' } }, 'true'],
+    ['elastic by maxSize, queued', { ...BASE, size: 2, maxSize: 4, interactive: true, queueName: 'team-q' }, 'true'],
+    ['elastic by minSize, queued', { ...BASE, size: 4, minSize: 2, interactive: true, queueName: 'team-q' }, 'true'],
+    ['of a fixed size, queued', { ...BASE, size: 4, queueName: 'team-q' }, undefined],
+    ['elastic, not queued', { ...BASE, size: 2, maxSize: 4, interactive: true }, undefined],
+  ])('GIVEN a cluster %s THEN the Job\'s kueue.x-k8s.io/elastic-job annotation is %s', (_, props, annotation) => {
+    const job = jobOf(props);
+    expect(job.metadata.annotations?.['kueue.x-k8s.io/elastic-job']).toBe(annotation);
+    expectValidManifests([job]);
   });
 });

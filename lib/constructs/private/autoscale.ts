@@ -15,7 +15,6 @@ import {
 import { DEFAULT_NODE_IMAGE } from '../../core/images';
 import { featuresIfValid } from '../../core/kubernetes-version';
 import { MiniClusterProps } from '../mini-cluster-props';
-import { KUEUE_QUEUE_LABEL } from './gitops';
 import { hardenedSecurityContext } from './hardened';
 import { PropRule, brokenRules } from './prop-rules';
 import { ResolvedMiniCluster } from './resolve';
@@ -59,12 +58,6 @@ const RULES: PropRule[] = [
     value: () => '(set)',
     broken: (p) => (p.maxSize ?? p.size ?? 1) <= (p.minSize ?? p.size ?? 1),
     rule: (p) => `the cluster is not elastic: maxSize (${p.maxSize ?? p.size ?? 1}) must be above minSize or size (${p.minSize ?? p.size ?? 1}) for the autoscaler to have sizes to choose from`,
-  },
-  {
-    path: 'queueName',
-    value: (p) => p.queueName ?? p.jobLabels?.[KUEUE_QUEUE_LABEL],
-    broken: (p) => p.queueName !== undefined || p.jobLabels?.[KUEUE_QUEUE_LABEL] !== undefined,
-    rule: () => 'autoscale is not allowed with Kueue: Kueue admits the Job at the size it asked for, and the autoscaler would change it behind Kueue (not proven to work); remove queueName or autoscale',
   },
   {
     path: 'kubernetesVersion',
