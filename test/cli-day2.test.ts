@@ -156,22 +156,22 @@ describe('status', () => {
     const failed = server.put('pods', podOf(job, 1, { phase: 'Failed', handshake: terminated(81, peers), flux: terminated(81) }));
     server.update('jobs', NS, 'flux-elastic', (j) => {
       j.status.conditions = [
-        jobCondition('FailureTarget', 'PodFailurePolicy', `Container flux-elastic for pod ${NS}/${failed.metadata.name} failed with exit code 81 matching FailJob rule at index 1`),
-        jobCondition('Failed', 'PodFailurePolicy', `Container flux-elastic for pod ${NS}/${failed.metadata.name} failed with exit code 81 matching FailJob rule at index 1`),
+        jobCondition('FailureTarget', 'PodFailurePolicy', `Container flux-elastic for pod ${NS}/${failed.metadata.name} failed with exit code 81 matching FailJob rule at index 2`),
+        jobCondition('Failed', 'PodFailurePolicy', `Container flux-elastic for pod ${NS}/${failed.metadata.name} failed with exit code 81 matching FailJob rule at index 2`),
       ];
     });
     const s = JSON.parse((await run(['status', 'flux-elastic', '-o', 'json'])).stdout);
     expect(s.state).toBe('Failed');
     expect(s.ranks[1]).toMatchObject({ rank: 1, phase: 'Failed', flux: 'terminated: exit 81' });
     expect(s.problems).toEqual([
-      'the Job failed (PodFailurePolicy): podFailurePolicy rule 1 fired (FailJob when container flux-elastic exits with 64, 70, 81, 82, 83, 84, 85, 86: a hosts handshake failure): '
-        + `Container flux-elastic for pod ${NS}/${failed.metadata.name} failed with exit code 81 matching FailJob rule at index 1 - hosts handshake failure: the handshake deadline passed before every peer answered`,
+      'the Job failed (PodFailurePolicy): podFailurePolicy rule 2 fired (FailJob when container flux-elastic exits with 64, 70, 81, 82, 83, 84, 85, 86: a hosts handshake failure): '
+        + `Container flux-elastic for pod ${NS}/${failed.metadata.name} failed with exit code 81 matching FailJob rule at index 2 - hosts handshake failure: the handshake deadline passed before every peer answered`,
       `rank 1: container flux-handshake exited with code 81 (hosts handshake failure: the handshake deadline passed before every peer answered): ${peers}`,
       'rank 1: container flux-elastic exited with the hosts handshake\'s exit code, 81',
     ]);
     const text = await run(['status', 'flux-elastic']);
     expect(text.stdout).toContain('Conditions: FailureTarget (PodFailurePolicy), Failed (PodFailurePolicy)');
-    expect(text.stdout).toContain(`Problems:\n  the Job failed (PodFailurePolicy): podFailurePolicy rule 1 fired`);
+    expect(text.stdout).toContain(`Problems:\n  the Job failed (PodFailurePolicy): podFailurePolicy rule 2 fired`);
   });
 
   test('image pull errors, volume mount failures (events), unschedulable pods and other Job failures in words', async () => {
@@ -683,6 +683,6 @@ describe('packaging', () => {
     const alone = fs.mkdtempSync(path.join(dir, 'alone-'));
     fs.copyFileSync(path.join(BUILD, 'cli', 'day2', 'kubernetes-client.js'), path.join(alone, 'client.js'));
     const client = spawnSync(process.execPath, ['-e', `const k = require(${JSON.stringify(path.join(alone, 'client.js'))}); console.log(Object.keys(k).sort().join(' '))`], { encoding: 'utf8', cwd: alone });
-    expect(client.stdout).toBe('BatchV1Api CoreV1Api Exec KubeConfig Log PatchStrategy VersionApi Watch setHeaderOptions\n');
+    expect(client.stdout).toBe('BatchV1Api CoreV1Api CustomObjectsApi Exec KubeConfig Log PatchStrategy VersionApi Watch setHeaderOptions\n');
   });
 });

@@ -20,11 +20,13 @@ import * as path from 'path';
 const { WebSocketServer } = require('ws') as { WebSocketServer: new (o: { noServer: boolean; handleProtocols: (p: Set<string>) => string | false }) => any };
 
 type Obj = Record<string, any>;
-type Kind = 'jobs' | 'pods' | 'events' | 'nodes' | 'namespaces' | 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts' | 'services';
+type Kind = 'jobs' | 'pods' | 'events' | 'nodes' | 'namespaces' | 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts' | 'services' | 'workloads';
 const KINDS: Record<Kind, string> = {
   jobs: 'Job', pods: 'Pod', events: 'Event', nodes: 'Node', namespaces: 'Namespace', secrets: 'Secret', configmaps: 'ConfigMap',
-  persistentvolumeclaims: 'PersistentVolumeClaim', serviceaccounts: 'ServiceAccount', services: 'Service',
+  persistentvolumeclaims: 'PersistentVolumeClaim', serviceaccounts: 'ServiceAccount', services: 'Service', workloads: 'Workload',
 };
+/** Kueue's API group and the one version this server serves (Kueue 0.17 stores v1beta2). */
+const KUEUE_GROUP = 'kueue.x-k8s.io';
 
 /** A request the server saw: `verb resource` (list, get, watch, patch, log, exec) and its query. */
 export interface SeenRequest {
@@ -56,6 +58,8 @@ export class KubeApiServer {
   readonly requests: SeenRequest[] = [];
   /** Logs by `pod/container` (and `pod/container/previous`). */
   readonly logs = new Map<string, LogStream>();
+  /** Whether Kueue's Workloads are served (false: 404, as a cluster without Kueue). */
+  kueue = true;
   /** Called after a Job was patched (the test plays the Job controller). */
   onJobPatched: (job: Obj) => void = () => undefined;
   /** Requests waiting for one of the kind seen (see `seen`). */
@@ -190,6 +194,9 @@ users:
     if ((m = /^\/apis\/batch\/v1\/namespaces\/([^/]+)\/jobs(?:\/([^/]+))?$/.exec(url.pathname))) {
       return this.resource(req, res, 'jobs', 'batch', decodeURIComponent(m[1]), m[2] && decodeURIComponent(m[2]), q);
     }
+    if ((m = /^\/apis\/kueue\.x-k8s\.io\/v1beta2\/namespaces\/([^/]+)\/workloads(?:\/([^/]+))?$/.exec(url.pathname)) && this.kueue) {
+      return this.resource(req, res, 'workloads', KUEUE_GROUP, decodeURIComponent(m[1]), m[2] && decodeURIComponent(m[2]), q);
+    }
     if ((m = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log$/.exec(url.pathname)) && req.method === 'GET') {
       return this.log(res, decodeURIComponent(m[1]), decodeURIComponent(m[2]), q);
     }
@@ -210,7 +217,7 @@ users:
     const verb = req.method === 'PATCH' ? 'patch' : name ? 'get' : q.get('watch') === 'true' ? 'watch' : 'list';
     this.record({ verb, resource: kind, name, query: q });
     if (this.denied(res, verb, kind, group, ns)) return;
-    const apiVersion = group ? `${group}/v1` : 'v1';
+    const apiVersion = group === KUEUE_GROUP ? `${group}/v1beta2` : group ? `${group}/v1` : 'v1';
     const listKind = `${KINDS[kind]}List`;
     if (verb === 'list') {
       const items = [...this.objects[kind].values()].filter((o) => (o.metadata.namespace ?? '') === ns && matches(o, q));

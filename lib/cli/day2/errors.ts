@@ -23,6 +23,8 @@ export const EXIT = {
   API_ERROR: 10,
   /** `wait`: a pod is stuck in a state that does not resolve by itself (an image that cannot be pulled, ...). */
   STUCK: 11,
+  /** `wait`: the timeout passed while Kueue held the cluster (queued, preempted or evicted), with Kueue's reason. */
+  QUEUED: 12,
 } as const;
 
 /** An error the command reports as one line on stderr, exiting with `exitCode`. */

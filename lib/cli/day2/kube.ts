@@ -34,6 +34,8 @@ export interface Kube {
   readonly server: string;
   readonly core: k8s.CoreV1Api;
   readonly batch: k8s.BatchV1Api;
+  /** Objects of custom resources (Kueue's Workloads). */
+  readonly custom: k8s.CustomObjectsApi;
 }
 
 const IN_CLUSTER_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
@@ -71,6 +73,7 @@ export function connect(options: KubeOptions): Kube {
     server: cluster.server,
     core: config.makeApiClient(lib.CoreV1Api),
     batch: config.makeApiClient(lib.BatchV1Api),
+    custom: config.makeApiClient(lib.CustomObjectsApi),
   };
 }
 

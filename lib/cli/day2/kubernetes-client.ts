@@ -4,4 +4,4 @@
  * package ships about 1.6 MB of client instead of the client's 67 MB of dependencies; kube.ts
  * requires it only when a day-2 command runs.
  */
-export { BatchV1Api, CoreV1Api, Exec, KubeConfig, Log, PatchStrategy, VersionApi, Watch, setHeaderOptions } from '@kubernetes/client-node';
+export { BatchV1Api, CoreV1Api, CustomObjectsApi, Exec, KubeConfig, Log, PatchStrategy, VersionApi, Watch, setHeaderOptions } from '@kubernetes/client-node';

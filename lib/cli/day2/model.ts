@@ -8,6 +8,7 @@ import { HANDSHAKE_CONTAINER } from '../../core/handshake-contract';
 import { ENTRYPOINT_MOUNT_DIR } from '../../core/paths';
 import { clusterNameOf, podsByRank, time } from './cluster';
 import { explainContainer, explainJobFailure, explainPod } from './explain';
+import { QueueStatus, queueProblem } from './kueue';
 import { NodeFactsByName, nodeLossProblem } from './node-loss';
 
 /** The schema's version: fields are only added within one version. */
@@ -49,6 +50,8 @@ export interface ClusterStatus {
   readonly problems: string[];
   /** The autoscaler's last decision (its Job annotation), when the cluster is autoscaled and it decided something yet. */
   readonly autoscaler?: AutoscalerDecision;
+  /** Kueue's view, when the Job names a LocalQueue: its Workload's state, Kueue's reason and message. */
+  readonly queue?: QueueStatus;
 }
 
 /** What the autoscaler decided last, when and why (the Job's AUTOSCALE_ANNOTATION). */
@@ -103,7 +106,7 @@ function iso(t: Date | string | undefined): string | null {
   return t === undefined ? null : new Date(time(t)).toISOString();
 }
 
-export function clusterStatus(job: k8s.V1Job, pods: k8s.V1Pod[], warnings: PodWarnings = new Map(), nodes: NodeFactsByName = new Map(), now = Date.now()): ClusterStatus {
+export function clusterStatus(job: k8s.V1Job, pods: k8s.V1Pod[], warnings: PodWarnings = new Map(), nodes: NodeFactsByName = new Map(), now = Date.now(), queue?: QueueStatus): ClusterStatus {
   const fluxName = fluxContainerName(job);
   const byRank = podsByRank(pods);
   const ranks: RankStatus[] = [...byRank.entries()].map(([rank, pod]) => {
@@ -117,6 +120,8 @@ export function clusterStatus(job: k8s.V1Job, pods: k8s.V1Pod[], warnings: PodWa
   const decision = autoscalerDecision(job);
   const failed = conditionTrue(job, 'Failed') ?? conditionTrue(job, 'FailureTarget');
   if (failed) problems.push(explainJobFailure(job, failed));
+  const queued = queueProblem(queue, job.spec?.suspend === true);
+  if (queued) problems.push(queued);
   for (const r of ranks) for (const p of r.problems ?? []) problems.push(`rank ${r.rank}: ${p}`);
   return {
     apiVersion: STATUS_API_VERSION,
@@ -134,6 +139,7 @@ export function clusterStatus(job: k8s.V1Job, pods: k8s.V1Pod[], warnings: PodWa
     ranks,
     problems,
     ...(decision ? { autoscaler: decision } : {}),
+    ...(queue ? { queue } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type * as k8s from '@kubernetes/client-node';
 import { eventTime, isEnded, lastContainerStart, listClusterPods, listPodWarnings } from './cluster';
 import { Kube, request } from './kube';
 import { ClusterStatus, clusterStatus, PodWarnings } from './model';
+import { queueStatus, readWorkloads } from './kueue';
 import { NodeFactsByName, readNodeFacts } from './node-loss';
 
 /** Pods whose events are read at most (events are only detail). */
@@ -35,5 +36,6 @@ export async function readCluster(kube: Kube, job: k8s.V1Job, fresh = false): Pr
   // The nodes of live pods that are not Ready: one of them may have stopped answering.
   const suspect = pods.filter((p) => !isEnded(p) && p.spec?.nodeName && !(p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'));
   const nodes = await readNodeFacts(kube, suspect.map((p) => p.spec!.nodeName!));
-  return { status: clusterStatus(current, pods, warnings, nodes), pods, nodes };
+  const queue = queueStatus(current, await readWorkloads(kube, current));
+  return { status: clusterStatus(current, pods, warnings, nodes, Date.now(), queue), pods, nodes };
 }

@@ -92,6 +92,8 @@ export function statusText(s: ClusterStatus): string {
   const conditions = s.conditions.filter((c) => c.status === 'True').map((c) => `${c.type}${c.reason ? ` (${c.reason})` : ''}`);
   if (conditions.length) lines.push(`Conditions: ${conditions.join(', ')}`);
   const a = s.autoscaler;
+  const q = s.queue;
+  if (q) lines.push(`Kueue: ${q.state}${q.reason ? ` (${q.reason})` : ''}, LocalQueue ${q.localQueue}${q.clusterQueue ? `, ClusterQueue ${q.clusterQueue}` : ''}${q.workload ? `, Workload ${q.workload}` : ''}${q.evictions ? `, ${q.evictions} eviction${q.evictions > 1 ? 's' : ''} so far` : ''}`);
   if (a) lines.push(`Autoscaler: ${a.action}${a.action === 'grow' || a.action === 'shrink' ? ` ${a.from} -> ${a.to}` : ''}${a.time ? ` at ${a.time}` : ''}: ${a.reason}`);
   let out = `${lines.join('\n')}\n\n`;
   if (s.ranks.length === 0) out += 'No pods yet.\n';

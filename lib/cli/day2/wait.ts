@@ -20,8 +20,11 @@ CreateContainerError, CreateContainerConfigError once they lasted --stuck-grace;
 (PodScheduled=False, Unschedulable) once it was so for --unschedulable-grace, unless the cluster
 autoscaler is adding a node for it (event TriggeredScaleUp), at once if it says it will not
 (NotTriggerScaleUp); a pod on a node that stopped answering (Ready Unknown or False) once that lasted
---unschedulable-grace, naming the node and the command that frees the rank. --no-fail-fast waits for
-the timeout instead.
+--unschedulable-grace, naming the node and the command that frees the rank; a cluster Kueue cannot
+admit (Inadmissible: no such LocalQueue, a stopped queue) or for which it made no Workload (Kueue
+not running) once that lasted --unschedulable-grace. --no-fail-fast waits for the timeout instead.
+A cluster Kueue holds (queued for quota, preempted, evicted) is waited for; if the timeout passes
+first, wait exits ${EXIT.QUEUED} with Kueue's reason instead of ${EXIT.TIMEOUT}.
 
 Examples:
   $ kubectl minicluster wait flux-sample --for up --timeout 5m && kubectl minicluster flux flux-sample -- resource list
@@ -75,21 +78,42 @@ export function waitCommand(program: string): Command {
       const kube = connect(connectionOptions(options));
       const job = await findClusterJob(kube, clusterName);
       let last: ClusterStatus | undefined;
+      const kueueHeld = new HeldSince();
       const result = await untilDone(kube, job.metadata!.name!, async () => {
         const read = await readCluster(kube, job, true);
         last = read.status;
         if (reached(last, options.for)) return true;
         if (!options.failFast) return false;
         const problems = stuck.problems(read.pods, await scaleUpEvents(kube, read.pods), Date.now(), read.nodes);
+        const unadmittable = kueueHeld.lasted(last.queue && ['Inadmissible', 'NoWorkload'].includes(last.queue.state) ? last.queue.state : undefined, Date.now());
+        if (unadmittable !== undefined && unadmittable >= parseDuration(options.unschedulableGrace)) problems.push(...last.problems.filter((p) => /Kueue/.test(p)));
         if (problems.length) {
           throw new Day2Error(EXIT.STUCK, `MiniCluster ${last.job} cannot be ${options.for === 'up' ? 'up' : 'complete'}: ${problems.join('; ')} (--no-fail-fast waits for the timeout instead)`);
         }
         return false;
       }, timeout);
       if (result === 'timeout') {
+        const held = last?.queue && !['Admitted', 'Finished'].includes(last.queue.state) && last.state === 'Suspended';
+        if (held && last) {
+          throw new Day2Error(EXIT.QUEUED, `timed out after ${options.timeout} waiting for MiniCluster ${job.metadata!.name} to be ${options.for}: Kueue holds it (${last.queue!.state}): ${last.problems.join('; ')}`);
+        }
         const where = last ? `${last.state}, ${last.brokers.up}/${last.brokers.expected} brokers up${last.problems.length ? `; ${last.problems.join('; ')}` : ''}` : 'never read';
         throw new Day2Error(EXIT.TIMEOUT, `timed out after ${options.timeout} waiting for MiniCluster ${job.metadata!.name} to be ${options.for} (now: ${where})`);
       }
       process.stdout.write(`MiniCluster ${job.metadata!.name} is ${options.for === 'up' ? 'up' : 'complete'}\n`);
     }));
+}
+
+/** Since when a state has held without a break (a state of undefined resets it). */
+class HeldSince {
+  private state: string | undefined;
+  private since = 0;
+  /** How long `state` has held at `now` (ms), or undefined when there is none. */
+  lasted(state: string | undefined, now: number): number | undefined {
+    if (state !== this.state) {
+      this.state = state;
+      this.since = now;
+    }
+    return state === undefined ? undefined : now - this.since;
+  }
 }
