@@ -171,6 +171,14 @@ export interface Day2Plan {
   readonly largestSize?: number;
 }
 
+/** A case queued by a real Kueue: its own ClusterQueue and LocalQueue (the Job's queue-name), and preemptions. */
+export interface KueuePlan {
+  /** Pods the case's ClusterQueue admits at once (its `pods` quota; cpu and memory are plenty). */
+  readonly podsQuota: number;
+  /** Preemptions: the n-th comes this many seconds after the n-th admission, by a higher-priority Job that takes the whole quota. */
+  readonly preemptAfterAdmission?: number[];
+}
+
 /** One end-to-end case. */
 export interface E2eCase {
   /** `example <chart>` or `operator <test>/<file>`. */
@@ -205,6 +213,8 @@ export interface E2eCase {
   readonly kube?: KubeVariant;
   /** `kubectl minicluster` commands run against the cluster (a real cluster only). */
   readonly day2?: Day2Plan;
+  /** Queued by a real Kueue (a real cluster with Kueue only; skipped elsewhere with the reason). */
+  readonly kueue?: KueuePlan;
 }
 
 /** An operator test MiniCluster the CLI refuses to convert, with its reason. */

@@ -98,7 +98,7 @@ export interface FaultRecord {
   /** Seconds after the first pod started. */
   readonly at: number;
   /** `drain` and `lose` (a real cluster only): the node of that index's pod. */
-  readonly fault: 'evict' | 'crash' | 'drain' | 'lose';
+  readonly fault: 'evict' | 'crash' | 'drain' | 'lose' | 'preempt';
   readonly index: number;
   readonly pod: string | null;
   /** A node fault: the node, the case's pods that were on it, and the actions that followed (seconds after the first pod). */

@@ -113,6 +113,9 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     if (expect.result === 'Interrupted') run.interrupt();
   } else if (expect.exec) {
     const log = path.join(dir, 'exec.log');
+    // A queued cluster preempted on purpose: the exec steps run once it came back after the last preemption.
+    const kueue = kube?.run.kueue;
+    if (kueue && !await until(() => kueue.settled(), limit, () => ended)) during.push('the cluster was not admitted again after its last preemption');
     during.push(...await execSteps(c, expect, run, facts, limit, () => ended, log, measured));
     if (expect.isolated && target.kind === 'kube' && !ended) {
       const probed = await probeIsolation(target.kube, target.namespace, facts.name, facts.runner);
@@ -128,6 +131,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
   const problems = checkRun({ expect, summary, logs, runner: facts.runner, pods: facts.pods, during });
   const fault = c.faults ? faultOutcome(c.faults, summary) : undefined;
   problems.push(...fault?.problems ?? []);
+  problems.push(...kube?.run.kueue?.problems() ?? []);
   let namespaceSeconds: number | undefined;
   if (kube && !(target.kind === 'kube' && target.keep)) {
     const gone = await kube.cleanup();
@@ -145,7 +149,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     logs,
     faultSeconds: fault ? [fault.seconds] : undefined,
     namespaceSeconds,
-    notes: kube?.notes.length ? kube.notes : undefined,
+    notes: kube && (kube.notes.length || kube.run.kueue) ? [...kube.notes, ...(kube.run.kueue ? [`Kueue: ${kube.run.kueue.summary()}`] : [])] : undefined,
     day2,
     measured: measured.length ? measured : undefined,
     nodes: brokerNodes(summary.pods),

@@ -16,6 +16,7 @@
  * called as `PROGRAM lose NODE` and `PROGRAM restore NODE`, and never loses the nodes listed in
  * E2E_PROTECTED_NODES (comma-separated: the API server's).
  */
+import { kueueMissing } from './kube/kueue';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -81,9 +82,11 @@ export function parseArgs(argv: string[]): E2eArgs {
 }
 
 /** Why a case cannot run on the target, or undefined. `nodes`: a cluster's Ready schedulable nodes. */
-function skipReason(c: E2eCase, kube: boolean, packageProblems: Map<string, string>, nodes?: string[], control?: NodeControl): string | undefined {
+function skipReason(c: E2eCase, kube: boolean, packageProblems: Map<string, string>, nodes?: string[], control?: NodeControl, kueueMissing?: string): string | undefined {
   const nodeFaults = nodeFaultSkip(c, { kube, nodes, control });
   if (nodeFaults) return nodeFaults;
+  if (c.kueue && !kube) return 'podemu has no API server, so no Kueue: a real cluster with Kueue runs it';
+  if (c.kueue && kueueMissing) return kueueMissing;
   if (kube) return c.kube?.skip;
   if (c.podemu?.skip) return c.podemu.skip;
   const missing = (c.needs?.debianPackages ?? []).map((p) => packageProblems.get(p)).filter((p): p is string => !!p);
@@ -114,11 +117,12 @@ async function main(argv: string[]): Promise<number> {
   if (info) console.log(`e2e: on ${kube!.server} (context ${kube!.context}): ${describeCluster(info)}`);
   const nodeControl = kube ? nodeControlFrom(args.nodeControl) : undefined;
   const nodes = kube && cases.some((c) => c.faults?.nodes?.length) ? schedulableReadyNodes((await kube.core.listNode()).items) : undefined;
+  const noKueue = kube && cases.some((c) => c.kueue) ? await kueueMissing(kube) : undefined;
   const root = process.env.E2E_DIR ?? '/tmp/cdk8s-minicluster-e2e';
   const started = Date.now();
   const results: CaseResult[] = [];
   for (const c of cases) {
-    const why = skipReason(c, !!kube, packageProblems, nodes, nodeControl);
+    const why = skipReason(c, !!kube, packageProblems, nodes, nodeControl, noKueue);
     if (why) {
       console.log(`skip ${c.id}: ${why}`);
       results.push({ id: c.id, status: 'skip', problems: [why] });

@@ -122,12 +122,8 @@ export function exampleCases(): E2eCase[] {
     {
       id: 'example kueue',
       synth: exampleSynth('kueue'),
-      patch: {
-        why: 'admitted as Kueue would: spec.suspend set to false',
-        apply: (docs) => {
-          indexedJob(docs).spec.suspend = false;
-        },
-      },
+      note: 'admitted by a real Kueue: a ClusterQueue of its own whose pods quota (4) fits the cluster, and the example\'s LocalQueue',
+      kueue: { podsQuota: 4 },
       expect: { result: 'Succeeded', leadOutputExactly: 'hello from a queued cluster' },
     },
     {

@@ -5,6 +5,7 @@ import { autoscaleCases } from './autoscale';
 import { exampleCases } from './examples';
 import { faultCases } from './faults';
 import { imageVolumeCases } from './image-volume';
+import { kueueCases } from './kueue';
 import { namespaceCases } from './namespace';
 import { networkPolicyCases } from './network-policy';
 import { nodeFaultCases } from './node-faults';
@@ -16,5 +17,5 @@ import { versionCases } from './versions';
 
 export function allCases(): { cases: E2eCase[]; rejected: RejectedCase[] } {
   const operator = operatorCases();
-  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...autoscaleCases(), ...networkPolicyCases(), ...faultCases(), ...nodeFaultCases(), ...namespaceCases(), ...day2Cases(), ...operator.cases], rejected: operator.rejected };
+  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...autoscaleCases(), ...networkPolicyCases(), ...faultCases(), ...nodeFaultCases(), ...namespaceCases(), ...day2Cases(), ...kueueCases(), ...operator.cases], rejected: operator.rejected };
 }

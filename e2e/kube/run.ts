@@ -10,6 +10,8 @@ import type * as k8s from '@kubernetes/client-node';
 import { FaultRecord, Summary } from '../podemu';
 import { NodeFault } from '../case';
 import { BrokerLogFollower, brokerEvents } from './broker-log';
+import { KueuePlan } from '../case';
+import { KueueDriver } from './kueue';
 import { NodeControl, NodeFaults, doubleBrokers, readyNodes } from './node-faults';
 import { PodSeen, datedBrokers, jobVerdict, observePod, podIndex, podRecord } from './record';
 import { client, execIn, forClientLibrary, KubeExecResult, KubeTarget } from './target';
@@ -38,6 +40,8 @@ export interface KubeRunOptions {
   readonly grow?: { readonly to: number; readonly atSeconds: number };
   /** How often the pods and the Job are read. @default 500 */
   readonly pollMs?: number;
+  /** Queued by a real Kueue: the case's queues are made before the objects, and its preemptions carried out. */
+  readonly kueue?: { readonly plan: KueuePlan; readonly queue: string };
 }
 
 interface PlannedFault {
@@ -97,11 +101,14 @@ export class KubeRun {
   });
   private readonly done: Promise<Summary>;
   private readonly nodeFaults: NodeFaults;
+  /** The case's Kueue driver (queued cases only). */
+  readonly kueue?: KueueDriver;
   private readonly doubles = new Set<string>();
   private cleanedUp = false;
 
   constructor(private readonly target: KubeTarget, private readonly o: KubeRunOptions) {
     this.nodeFaults = new NodeFaults(target, o.namespace, o.nodeControl ?? { protectedNodes: [] }, o.nodes ?? [], (l) => this.log(l), () => this.now());
+    if (o.kueue) this.kueue = new KueueDriver(target, o.namespace, o.kueue.plan, o.kueue.queue, (l) => this.log(l), () => this.now());
     this.done = this.run();
   }
 
@@ -150,6 +157,7 @@ export class KubeRun {
 
   private async poll(): Promise<Summary> {
     fs.mkdirSync(this.o.logs, { recursive: true });
+    await this.kueue?.setup();
     const applied = Date.now();
     for (const object of this.o.objects) await this.target.objects.create(forClientLibrary(object));
     this.markApplied();
@@ -196,6 +204,7 @@ export class KubeRun {
         this.log(`job: grown to ${this.o.grow.to} pods`);
       }
       const job = await this.target.batch.readNamespacedJob({ name: this.o.job, namespace: this.o.namespace });
+      await this.kueue?.poll(job, this.t0 !== undefined);
       // Each change of the Job's size (a grow here, an autoscaler's patch) is on the timeline.
       const now = job.spec?.parallelism ?? 1;
       if (parallelism !== undefined && now !== parallelism) this.log(`job: parallelism ${parallelism} -> ${now}`);
@@ -221,7 +230,7 @@ export class KubeRun {
       await new Promise((r) => setTimeout(r, this.o.pollMs ?? POLL_MS));
     }
     for (const f of planned) this.faults.push({ at: f.at, fault: f.fault, index: f.index, pod: null, outcome: 'not carried out: the run ended first' });
-    this.faults.push(...this.nodeFaults.records());
+    this.faults.push(...this.nodeFaults.records(), ...this.kueue?.records() ?? []);
     // The cluster whole again before the logs are read (a lost node's kubelet cannot give them).
     const cleanupProblems = this.nodeFaults.any ? await this.nodeFaults.cleanup() : [];
     this.cleanedUp = true;

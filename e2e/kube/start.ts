@@ -9,6 +9,7 @@ import { createNamespace, deleteNamespaceTimed, podSecurityLabels } from './name
 import { cpuMillis, fitCpuRequests, grownSize } from './fit';
 import { NodeControl, keepOffProtectedNodes } from './node-faults';
 import { kubeObjects } from './objects';
+import { queueNameOf } from './kueue';
 import { KubeRun } from './run';
 import { KubeTarget } from './target';
 import { deleteVolumes, prepareVolumes, volumePlan } from './volumes';
@@ -53,6 +54,7 @@ export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: s
     nodeControl,
     viewScript: indexedJob(docs).metadata?.annotations?.[FLUX_VIEW_ANNOTATION],
     grow: c.kube?.grow,
+    kueue: c.kueue ? { plan: c.kueue, queue: queueNameOf(indexedJob(docs)) ?? 'e2e-queue' } : undefined,
   });
   return {
     run,
@@ -62,6 +64,7 @@ export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: s
     cleanup: async () => {
       const gone = await deleteNamespaceTimed(target, namespace);
       await deleteVolumes(target, plan);
+      await run.kueue?.cleanup();
       return gone;
     },
   };

@@ -29,6 +29,8 @@ export interface KubeTarget {
   readonly core: k8s.CoreV1Api;
   readonly batch: k8s.BatchV1Api;
   readonly objects: k8s.KubernetesObjectApi;
+  /** Custom resources (Kueue's queues). */
+  readonly custom: k8s.CustomObjectsApi;
   /** The API server's URL and context, for the report. */
   readonly server: string;
   readonly context: string;
@@ -52,6 +54,7 @@ export function connectTarget(kubeconfig: string, context?: string): KubeTarget 
     core: config.makeApiClient(k8s.CoreV1Api),
     batch: config.makeApiClient(k8s.BatchV1Api),
     objects: k8s.KubernetesObjectApi.makeApiClient(config),
+    custom: config.makeApiClient(k8s.CustomObjectsApi),
     server: cluster.server,
     context: config.getCurrentContext(),
     kubeconfig,
