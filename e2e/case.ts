@@ -53,6 +53,8 @@ export interface Expectation {
    * and to an unlabelled pod of the same namespace (kube/isolation.ts). Ignored in podemu.
    */
   readonly isolated?: boolean;
+  /** Every rank on a node of its own (a real cluster: required one broker per node). */
+  readonly ranksOnDistinctNodes?: boolean;
   /** The Job's parallelism never goes above this (an autoscaled Job and its maxSize); read on a real cluster only. */
   readonly maxParallelism?: number;
   /** The run is ended this many seconds after it started (a state to leave the cluster in, e.g. before its namespace is deleted). */
@@ -131,6 +133,8 @@ export interface KubeVariant {
   readonly patch?: { readonly why: string; readonly apply: (docs: any[]) => void };
   /** Seconds added to the case's time limit (image pulls, a slower node). @default 0 */
   readonly extraSeconds?: number;
+  /** Ready schedulable nodes the case needs: skipped with the reason on a smaller cluster. @default 1 */
+  readonly minNodes?: number;
   /** Grow the Job to `to` pods `atSeconds` after the first pod was created, as `kubectl minicluster scale` does (podemu's stagger makes pods late instead). */
   readonly grow?: { readonly to: number; readonly atSeconds: number };
 }

@@ -28,6 +28,11 @@ export function checkRun(input: CheckInput): string[] {
   // A connection podemu did not see says nothing when it fell behind and the output proves it.
   if (expect.noBrokers) problems.push(...noBrokerProblems(summary));
   else problems.push(...brokerProblems(summary, input.pods, !(expect.everyBrokerInOutput && monitorFellBehind(summary))));
+  if (expect.ranksOnDistinctNodes) {
+    const byNode = new Map<string, number[]>();
+    for (const p of summary.pods) if (p.node) byNode.set(p.node, [...byNode.get(p.node) ?? [], p.index]);
+    for (const [n, ranks] of byNode) if (new Set(ranks).size > 1) problems.push(`ranks ${[...new Set(ranks)].join(', ')} share node ${n}, expected one rank per node`);
+  }
   if (expect.readyMeansConnected) {
     // Ready times against connection times read from Ready would prove nothing.
     if (summary.broker_times === 'ready') problems.push('no broker connection times (the lead\'s log could not be read): the readiness check needs them');

@@ -85,6 +85,7 @@ export function parseArgs(argv: string[]): E2eArgs {
 function skipReason(c: E2eCase, kube: boolean, packageProblems: Map<string, string>, nodes?: string[], control?: NodeControl, kueueMissing?: string): string | undefined {
   const nodeFaults = nodeFaultSkip(c, { kube, nodes, control });
   if (nodeFaults) return nodeFaults;
+  if (kube && c.kube?.minNodes && (nodes?.length ?? 0) < c.kube.minNodes) return `needs ${c.kube.minNodes} Ready schedulable nodes; the cluster has ${nodes?.length ?? 0}`;
   if (c.kueue && !kube) return 'podemu has no API server, so no Kueue: a real cluster with Kueue runs it';
   if (c.kueue && kueueMissing) return kueueMissing;
   if (kube) return c.kube?.skip;
@@ -116,7 +117,7 @@ async function main(argv: string[]): Promise<number> {
   const info = kube ? await clusterInfo(kube, args.clusterNotes) : undefined;
   if (info) console.log(`e2e: on ${kube!.server} (context ${kube!.context}): ${describeCluster(info)}`);
   const nodeControl = kube ? nodeControlFrom(args.nodeControl) : undefined;
-  const nodes = kube && cases.some((c) => c.faults?.nodes?.length) ? schedulableReadyNodes((await kube.core.listNode()).items) : undefined;
+  const nodes = kube && cases.some((c) => c.faults?.nodes?.length || c.kube?.minNodes) ? schedulableReadyNodes((await kube.core.listNode()).items) : undefined;
   const noKueue = kube && cases.some((c) => c.kueue) ? await kueueMissing(kube) : undefined;
   const root = process.env.E2E_DIR ?? '/tmp/cdk8s-minicluster-e2e';
   const started = Date.now();

@@ -10,6 +10,7 @@ import { namespaceCases } from './namespace';
 import { networkPolicyCases } from './network-policy';
 import { nodeFaultCases } from './node-faults';
 import { operatorCases } from './operator';
+import { placementCases } from './placement';
 import { optionCases } from './options';
 import { readinessCases } from './readiness';
 import { scaleCases } from './scale';
@@ -17,5 +18,5 @@ import { versionCases } from './versions';
 
 export function allCases(): { cases: E2eCase[]; rejected: RejectedCase[] } {
   const operator = operatorCases();
-  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...autoscaleCases(), ...networkPolicyCases(), ...faultCases(), ...nodeFaultCases(), ...namespaceCases(), ...day2Cases(), ...kueueCases(), ...operator.cases], rejected: operator.rejected };
+  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...autoscaleCases(), ...networkPolicyCases(), ...placementCases(), ...faultCases(), ...nodeFaultCases(), ...namespaceCases(), ...day2Cases(), ...kueueCases(), ...operator.cases], rejected: operator.rejected };
 }
