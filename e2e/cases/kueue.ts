@@ -26,7 +26,7 @@ function queued(props: Partial<MiniClusterProps> & { command?: string; interacti
 function twoClusters(dir: string): string[] {
   const app = new App({ outdir: dir });
   const chart = new Chart(app, 'two', { namespace: 'team-a' });
-  new MiniCluster(chart, 'flux-first', queued({ command: 'sleep 8; echo first' }));
+  new MiniCluster(chart, 'flux-first', queued({ command: 'bash -c "sleep 8; echo first"' }));
   new MiniCluster(chart, 'flux-second', queued({ command: 'echo second' }));
   app.synth();
   return [path.join(dir, 'two.k8s.yaml')];
@@ -57,7 +57,7 @@ export function kueueCases(): E2eCase[] {
       id: 'kueue: a batch cluster preempted 5 times comes back each time and succeeds',
       note: `\`sleep 20; echo done\` on 2 brokers; a higher-priority Job takes the whole quota ${PREEMPT_AT.join(', ')} s after each admission (pods being created, starting, connecting, the job running): `
         + 'Kueue suspends the Job, its pods exit 75, which the Job ignores; readmitted, a new instance runs the program from the start',
-      synth: synthCluster('preempt-batch', 'team-a', 'flux-preempted', queued({ command: 'sleep 20; echo done' })),
+      synth: synthCluster('preempt-batch', 'team-a', 'flux-preempted', queued({ command: 'bash -c "sleep 20; echo done"' })),
       kueue: { podsQuota: 2, preemptAfterAdmission: PREEMPT_AT },
       podemu: { timeout: 900 },
       expect: { result: 'Succeeded', leadOutputExactly: 'done' },
@@ -73,7 +73,7 @@ export function kueueCases(): E2eCase[] {
     {
       id: 'kueue: a queued program that fails on its own still fails its Job at once',
       note: 'a queued batch cluster whose program exits 3: the Job fails by its FailJob rule with exit code 3, as without Kueue',
-      synth: synthCluster('queued-fails', 'team-a', 'flux-fails', queued({ command: 'exit 3' })),
+      synth: synthCluster('queued-fails', 'team-a', 'flux-fails', queued({ command: 'bash -c "exit 3"' })),
       kueue: { podsQuota: 2 },
       expect: { result: 'Failed', reason: /exit code 3 matching FailJob/, leadExit: 3 },
     },
