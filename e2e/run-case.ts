@@ -115,7 +115,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
     const log = path.join(dir, 'exec.log');
     // A queued cluster preempted on purpose: the exec steps run once it came back after the last preemption.
     const kueue = kube?.run.kueue;
-    if (kueue && !await until(() => kueue.settled(), limit, () => ended)) during.push('the cluster was not admitted again after its last preemption');
+    if (kueue && !await until(() => kueue.settled() && kube!.run.leadRunning(), limit, () => ended)) during.push('the cluster was not admitted again after its last preemption, or its lead never ran');
     during.push(...await execSteps(c, expect, run, facts, limit, () => ended, log, measured));
     if (expect.isolated && target.kind === 'kube' && !ended) {
       const probed = await probeIsolation(target.kube, target.namespace, facts.name, facts.runner);

@@ -124,6 +124,7 @@ export function exampleCases(): E2eCase[] {
       synth: exampleSynth('kueue'),
       note: 'admitted by a real Kueue: a ClusterQueue of its own whose pods quota (4) fits the cluster, and the example\'s LocalQueue',
       kueue: { podsQuota: 4 },
+      podemu: { skip: 'podemu has no API server, so no Kueue: a real cluster with Kueue runs it' },
       expect: { result: 'Succeeded', leadOutputExactly: 'hello from a queued cluster' },
     },
     {

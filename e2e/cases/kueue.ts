@@ -16,6 +16,7 @@ const QUEUE = 'team-a-queue';
 const REQUESTS = { requests: { cpu: '100m', memory: '64Mi' } };
 /** Preemptions at these seconds after each admission: pods being created, containers starting, brokers connecting, a job running (twice). */
 const PREEMPT_AT = [1, 5, 9, 14, 20];
+const NO_KUEUE = 'podemu has no API server, so no Kueue: a real cluster with Kueue runs it';
 
 function queued(props: Partial<MiniClusterProps> & { command?: string; interactive?: boolean }): MiniClusterProps {
   const { command, ...rest } = props;
@@ -43,6 +44,7 @@ export function kueueCases(): E2eCase[] {
       note: 'a ClusterQueue whose pods quota (2) fits one cluster of 2: Kueue admits the first; the second waits, its status naming Kueue\'s reason, and is admitted once the first ends',
       synth: twoClusters,
       kueue: { podsQuota: 2 },
+      podemu: { skip: NO_KUEUE },
       expect: { result: 'Succeeded', leadOutputExactly: 'first' },
       day2: {
         afterApply: [
@@ -59,7 +61,7 @@ export function kueueCases(): E2eCase[] {
         + 'Kueue suspends the Job, its pods exit 75, which the Job ignores; readmitted, a new instance runs the program from the start',
       synth: synthCluster('preempt-batch', 'team-a', 'flux-preempted', queued({ command: 'bash -c "sleep 20; echo done"' })),
       kueue: { podsQuota: 2, preemptAfterAdmission: PREEMPT_AT },
-      podemu: { timeout: 900 },
+      podemu: { timeout: 900, skip: NO_KUEUE },
       expect: { result: 'Succeeded', leadOutputExactly: 'done' },
     },
     {
@@ -67,7 +69,7 @@ export function kueueCases(): E2eCase[] {
       note: `an interactive cluster of 2 brokers preempted ${PREEMPT_AT.join(', ')} s after each admission; after the last readmission every broker is up and a job runs on both`,
       synth: synthCluster('preempt-interactive', 'team-a', 'flux-preempted-i', queued({ interactive: true })),
       kueue: { podsQuota: 2, preemptAfterAdmission: PREEMPT_AT },
-      podemu: { timeout: 900 },
+      podemu: { timeout: 900, skip: NO_KUEUE },
       expect: { result: 'Interrupted', exec: [waitForNodes(2, 'flux-preempted-i')] },
     },
     {
@@ -75,6 +77,7 @@ export function kueueCases(): E2eCase[] {
       note: 'a queued batch cluster whose program exits 3: the Job fails by its FailJob rule with exit code 3, as without Kueue',
       synth: synthCluster('queued-fails', 'team-a', 'flux-fails', queued({ command: 'bash -c "exit 3"' })),
       kueue: { podsQuota: 2 },
+      podemu: { skip: NO_KUEUE },
       expect: { result: 'Failed', reason: /exit code 3 matching FailJob/, leadExit: 3 },
     },
     {
@@ -82,6 +85,7 @@ export function kueueCases(): E2eCase[] {
       note: 'interactive, size 2, maxSize 4, pods quota 3 (Kueue\'s elastic Jobs, kueue.x-k8s.io/elastic-job): scale to 3 is admitted as a new Workload slice; scale to 4 waits, the 3 brokers running and status saying why; scale back to 2 gives the quota back',
       synth: synthCluster('queued-elastic', 'team-a', 'flux-qelastic', queued({ size: 2, maxSize: 4, interactive: true })),
       kueue: { podsQuota: 3 },
+      podemu: { skip: NO_KUEUE },
       expect: { result: 'Interrupted' },
       day2: {
         largestSize: 4,

@@ -30,7 +30,7 @@ export function placementCases(): E2eCase[] {
     id: 'placement: one broker per node required, 3 brokers on 3 nodes; check names 4 unschedulable before apply',
     note: 'placement.brokersPerNode ONE_REQUIRED (a required pod anti-affinity on kubernetes.io/hostname): check -f passes the 3-broker output and refuses the same cluster of 4 (the placement rule, 1 pod Pending); the 3 brokers run on 3 nodes',
     synth,
-    podemu: { skip: 'podemu has no scheduler and one host: placement is a real cluster\'s' },
+    podemu: { skip: 'podemu has no API server (check reads the nodes), no scheduler and one host: placement is a real cluster\'s' },
     kube: { minNodes: 3 },
     expect: { result: 'Succeeded', ranksOnDistinctNodes: true, leadOutput: [/^flux-spread-\d$/m] },
     day2: {

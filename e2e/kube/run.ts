@@ -131,6 +131,11 @@ export class KubeRun {
     return this.timeline.join('');
   }
 
+  /** Whether a pod of index 0 runs now (the lead exec steps go to). */
+  leadRunning(): boolean {
+    return [...this.seen.values()].some((p) => p.index === 0 && p.phase === 'Running' && p.times.end == null);
+  }
+
   /** `kubectl exec` into the lead's Flux runner (the newest pod of index 0 that has not ended). */
   async exec(script: string, timeoutSeconds: number): Promise<KubeExecResult> {
     const lead = [...this.seen.values()].filter((p) => p.index === 0 && p.phase === 'Running').at(-1);
