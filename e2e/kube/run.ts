@@ -61,6 +61,9 @@ export function parseFaults(evict: string[] = [], crash: string[] = []): Planned
   return [...evict.map(parse('evict')), ...crash.map(parse('crash'))].sort((a, b) => a.at - b.at);
 }
 
+/** How long a planned pod fault waits for its pod to run, past its time (a node slower than planned). */
+const FAULT_WAIT_SECONDS = 30;
+
 /**
  * The command that crashes a container from inside: the runner's brokers get SIGKILL (the
  * entrypoint then ends with 137, as after an OOM kill). A container's PID 1 ignores signals sent
@@ -200,7 +203,11 @@ export class KubeRun {
           else this.followers.set(p.name, new BrokerLogFollower(this.target, { namespace: this.o.namespace, pod: p.name, container: this.o.runner }, this.o.viewScript));
         }
       }
-      while (this.t0 !== undefined && planned.length && planned[0].at <= this.now()) await this.inject(planned.shift()!);
+      // A fault whose pod does not run yet (a slower node) waits for it, up to FAULT_WAIT_SECONDS.
+      while (this.t0 !== undefined && planned.length && planned[0].at <= this.now()) {
+        if (!this.runningPod(planned[0].index) && this.now() < planned[0].at + FAULT_WAIT_SECONDS) break;
+        await this.inject(planned.shift()!);
+      }
       if (this.o.grow && !grown && this.t0 !== undefined && this.o.grow.atSeconds <= this.now()) {
         grown = true;
         const k8s = client();
@@ -296,10 +303,14 @@ export class KubeRun {
     }
   }
 
+  private runningPod(index: number): PodSeen | undefined {
+    return [...this.seen.values()].filter((p) => p.index === index && p.phase === 'Running').at(-1);
+  }
+
   private async inject(f: PlannedFault): Promise<void> {
-    const pod = [...this.seen.values()].filter((p) => p.index === f.index && p.phase === 'Running').at(-1);
+    const pod = this.runningPod(f.index);
     if (!pod) {
-      this.faults.push({ at: this.now(), fault: f.fault, index: f.index, pod: null, outcome: 'no running pod of that index' });
+      this.faults.push({ at: this.now(), fault: f.fault, index: f.index, pod: null, outcome: `no running pod of that index within ${FAULT_WAIT_SECONDS} s of its time` });
       return;
     }
     const at = this.now();
