@@ -8,6 +8,8 @@ import * as path from 'path';
 import { App, Chart } from 'cdk8s';
 import { MiniCluster, MiniClusterProps } from '../../lib';
 import { Day2Step, E2eCase } from '../case';
+import { AUTOSCALE_PROPS } from '../../examples/autoscale';
+import { autoscaleCases } from './autoscale';
 import { statusShows } from './day2';
 import { waitForNodes } from './flux-steps';
 import { synthCluster } from './synth';
@@ -38,6 +40,7 @@ function step(what: string, args: string[], more: Partial<Day2Step> = {}): Day2S
 }
 
 export function kueueCases(): E2eCase[] {
+  const autoscale = autoscaleCases()[0];
   return [
     {
       id: 'kueue: two clusters on a quota for one run one after the other, and status says why the second waits',
@@ -100,6 +103,14 @@ export function kueueCases(): E2eCase[] {
           step('status: 2 brokers up, no problem', ['status', 'flux-qelastic', '-o', 'json'], { json: statusShows(2, { min: 2, max: 4 }), retry: true, timeoutSeconds: 90 }),
         ],
       },
+    },
+    {
+      ...autoscale,
+      id: 'kueue: the autoscaler grows a queued cluster within its quota and shrinks it back',
+      note: `the autoscale example with queueName (an elastic Kueue Job), pods quota 4: ${autoscale.note}`,
+      synth: synthCluster('autoscale-queued', 'team-a', 'flux-autoscale', { ...AUTOSCALE_PROPS, queueName: QUEUE }),
+      kueue: { podsQuota: 4 },
+      podemu: { skip: NO_KUEUE },
     },
   ];
 }
