@@ -161,3 +161,43 @@ describe('wait on a cluster Kueue holds', () => {
     expect(await waiting).toEqual({ code: 0, stdout: 'MiniCluster flux-queued is up\n', stderr: '' });
   });
 });
+
+describe('check -f on a queued cluster', () => {
+  const DIST = require('path').resolve(__dirname, '..', 'dist', 'kueue.k8s.yaml');
+  const check = (): Promise<CliRun> => cli(['check', '-f', DIST]);
+  beforeEach(() => {
+    server.put('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+  });
+  const clusterQueue = (pods: string, cohort?: string): void => {
+    server.put('clusterqueues', { apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'ClusterQueue', metadata: { name: 'cq' }, spec: {
+      ...(cohort ? { cohortName: cohort } : {}),
+      resourceGroups: [{ coveredResources: ['cpu', 'memory', 'pods'], flavors: [{ name: 'default', resources: [{ name: 'cpu', nominalQuota: '16' }, { name: 'memory', nominalQuota: '64Gi' }, { name: 'pods', nominalQuota: pods }] }] }],
+    } });
+  };
+  const localQueue = (): void => {
+    server.put('localqueues', { apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'LocalQueue', metadata: { name: 'team-a-queue', namespace: NS }, spec: { clusterQueue: 'cq' } });
+  };
+
+  test('GIVEN no such LocalQueue THEN check names it as an error: the Job would stay suspended', async () => {
+    const r = await check();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/ERROR \[kueue-queue\] team-a\/Job\/flux-queued: names Kueue LocalQueue 'team-a-queue' \(label kueue.x-k8s.io\/queue-name\), which does not exist in namespace team-a, or the cluster has no Kueue/);
+  });
+
+  test('GIVEN a ClusterQueue whose pods quota is smaller than the cluster THEN check says Kueue never admits it; with room, no kueue finding', async () => {
+    localQueue();
+    clusterQueue('2');
+    const small = await check();
+    expect(small.stdout).toContain("its 4 pods request 4 of pods at once, more than ClusterQueue 'cq' can ever hold (2)");
+    clusterQueue('8');
+    expect((await check()).stdout).not.toContain('[kueue-queue]');
+    // A cohort may lend without a limit: not judged
+    clusterQueue('2', 'shared');
+    expect((await check()).stdout).not.toContain('[kueue-queue]');
+  });
+
+  test('GIVEN an account that may not read LocalQueues THEN check cannot tell', async () => {
+    server.forbidden.add('get localqueues');
+    expect((await check()).stdout).toContain("CANNOT TELL [kueue-queue] team-a/Job/flux-queued: cannot tell whether Kueue LocalQueue team-a-queue exists: forbidden (needs RBAC verb 'get' on 'localqueues')");
+  });
+});

@@ -20,10 +20,11 @@ import * as path from 'path';
 const { WebSocketServer } = require('ws') as { WebSocketServer: new (o: { noServer: boolean; handleProtocols: (p: Set<string>) => string | false }) => any };
 
 type Obj = Record<string, any>;
-type Kind = 'jobs' | 'pods' | 'events' | 'nodes' | 'namespaces' | 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts' | 'services' | 'workloads';
+type Kind = 'jobs' | 'pods' | 'events' | 'nodes' | 'namespaces' | 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts' | 'services' | 'workloads' | 'localqueues' | 'clusterqueues';
 const KINDS: Record<Kind, string> = {
   jobs: 'Job', pods: 'Pod', events: 'Event', nodes: 'Node', namespaces: 'Namespace', secrets: 'Secret', configmaps: 'ConfigMap',
   persistentvolumeclaims: 'PersistentVolumeClaim', serviceaccounts: 'ServiceAccount', services: 'Service', workloads: 'Workload',
+  localqueues: 'LocalQueue', clusterqueues: 'ClusterQueue',
 };
 /** Kueue's API group and the one version this server serves (Kueue 0.17 stores v1beta2). */
 const KUEUE_GROUP = 'kueue.x-k8s.io';
@@ -194,8 +195,11 @@ users:
     if ((m = /^\/apis\/batch\/v1\/namespaces\/([^/]+)\/jobs(?:\/([^/]+))?$/.exec(url.pathname))) {
       return this.resource(req, res, 'jobs', 'batch', decodeURIComponent(m[1]), m[2] && decodeURIComponent(m[2]), q);
     }
-    if ((m = /^\/apis\/kueue\.x-k8s\.io\/v1beta2\/namespaces\/([^/]+)\/workloads(?:\/([^/]+))?$/.exec(url.pathname)) && this.kueue) {
-      return this.resource(req, res, 'workloads', KUEUE_GROUP, decodeURIComponent(m[1]), m[2] && decodeURIComponent(m[2]), q);
+    if ((m = /^\/apis\/kueue\.x-k8s\.io\/v1beta2\/namespaces\/([^/]+)\/(workloads|localqueues)(?:\/([^/]+))?$/.exec(url.pathname)) && this.kueue) {
+      return this.resource(req, res, m[2] as Kind, KUEUE_GROUP, decodeURIComponent(m[1]), m[3] && decodeURIComponent(m[3]), q);
+    }
+    if ((m = /^\/apis\/kueue\.x-k8s\.io\/v1beta2\/clusterqueues(?:\/([^/]+))?$/.exec(url.pathname)) && this.kueue) {
+      return this.resource(req, res, 'clusterqueues', KUEUE_GROUP, '', m[1] && decodeURIComponent(m[1]), q);
     }
     if ((m = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log$/.exec(url.pathname)) && req.method === 'GET') {
       return this.log(res, decodeURIComponent(m[1]), decodeURIComponent(m[2]), q);

@@ -2,6 +2,7 @@
  * `check -f FILE...`: holds synthesized YAML against the cluster it would be applied to, before it
  * is applied, and names every reason it would not run, each with its fix. Reads only (GET, LIST).
  */
+import { queuesOf } from './rules/kueue';
 import { Command } from 'commander';
 import { Day2Error } from '../day2/errors';
 import { connect, KubeOptions } from '../day2/kube';
@@ -44,7 +45,7 @@ export function checkCommand(program: string): Command {
       try {
         const kube = connect(connectionOptions(options));
         const manifest = readManifest(options.filename, kube.namespace);
-        const facts = await readFacts(kube, namespacesOf(manifest), externalUses(manifest));
+        const facts = await readFacts(kube, namespacesOf(manifest), externalUses(manifest), queuesOf(manifest.brokerJobs));
         const report = checkReport(manifest, facts);
         process.stdout.write(options.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : reportText(report));
         code = report.result === 'Runs' ? CHECK_EXIT.RUNS : CHECK_EXIT.WOULD_NOT_RUN;

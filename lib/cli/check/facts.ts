@@ -27,6 +27,9 @@ export interface ClusterFacts {
   readonly objects: Map<string, Read<true>>;
   /** The kube-dns Service of kube-system. */
   readonly dns: Read<k8s.V1Service>;
+  /** Kueue LocalQueues the Jobs name, by `namespace/name`; ClusterQueues they point at, by name. */
+  readonly localQueues: Map<string, Read<any>>;
+  readonly clusterQueues: Map<string, Read<any>>;
 }
 
 /** An object the output refers to, to look up. */
@@ -50,7 +53,7 @@ async function read<T>(kube: Kube, verb: string, resource: string, call: () => P
   }
 }
 
-export async function readFacts(kube: Kube, namespaces: string[], references: Reference[]): Promise<ClusterFacts> {
+export async function readFacts(kube: Kube, namespaces: string[], references: Reference[], queues: Array<{ namespace: string; name: string }> = []): Promise<ClusterFacts> {
   const versionApi = kube.config.makeApiClient(kube.lib.VersionApi);
   const info = await read(kube, 'get', '/version', () => versionApi.getCode());
   const version: Read<ServerVersion> = info.ok ? { ok: true, value: info.value && serverVersion(info.value) } : info;
@@ -73,7 +76,16 @@ export async function readFacts(kube: Kube, namespaces: string[], references: Re
     objects.set(key, got.ok ? { ok: true, value: got.value ? true : undefined } : got);
   }
   const dns = await read(kube, 'get', 'services', () => kube.core.readNamespacedService({ name: 'kube-dns', namespace: 'kube-system' }));
-  return { server: kube.server, version, nodes, namespaces: nsFacts, objects, dns };
+  const localQueues = new Map<string, Read<any>>();
+  const clusterQueues = new Map<string, Read<any>>();
+  const kueue = { group: 'kueue.x-k8s.io', version: 'v1beta2' };
+  for (const q of queues) {
+    const lq = await read(kube, 'get', 'localqueues', () => kube.custom.getNamespacedCustomObject({ ...kueue, namespace: q.namespace, plural: 'localqueues', name: q.name }));
+    localQueues.set(`${q.namespace}/${q.name}`, lq);
+    const cq = lq.ok ? (lq.value as any)?.spec?.clusterQueue : undefined;
+    if (typeof cq === 'string' && !clusterQueues.has(cq)) clusterQueues.set(cq, await read(kube, 'get', 'clusterqueues', () => kube.custom.getClusterCustomObject({ ...kueue, plural: 'clusterqueues', name: cq })));
+  }
+  return { server: kube.server, version, nodes, namespaces: nsFacts, objects, dns, localQueues, clusterQueues };
 }
 
 /** The minor of a /version answer: `minor` ('34', or '34+' on some managed clusters), else gitVersion. */
