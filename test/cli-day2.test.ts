@@ -610,7 +610,8 @@ if [ "$1" = exec ]; then shift 3; "$@"; fi
     // No Job controller: the new pod never comes
     const timeout = await run(['scale', 'flux-elastic', '--size', '3', '--timeout', '1s']);
     expect(timeout.code).toBe(9);
-    expect(timeout.stderr).toBe('kubectl-minicluster: error: timed out after 1s waiting for 3 brokers of flux-elastic (now 2 up)\n');
+    // (on a loaded machine the 1 s may pass before the first count of the brokers: then 0)
+    expect(timeout.stderr).toMatch(/^kubectl-minicluster: error: timed out after 1s waiting for 3 brokers of flux-elastic \(now [02] up\)\n$/);
     server.update('jobs', NS, 'flux-elastic', (j) => {
       j.status.conditions = [jobCondition('Complete', 'CompletionsReached', 'Reached expected number of succeeded pods')];
     });
