@@ -73,6 +73,15 @@ describe('flux-view-check.sh', () => {
     expect(Buffer.byteLength(message)).toBeLessThan(4096);
   });
 
+  test('GIVEN no volume at all (an API server before 1.35, gate off, dropped it and its mount) WHEN the check runs THEN it blames the dropped volume, not the runtime, and exits with the code the Job fails on', () => {
+    const r = check(path.join(dir, 'not-mounted'), { node: 'node-7' });
+    expect(r.status).toBe(VIEW_CHECK_EXIT_CODE);
+    expect(r.message).toBe(`flux-view-check: the pod has no flux view image volume at ${path.join(dir, 'not-mounted')} on node node-7: the API server dropped the image volume ${IMAGE} and its mounts, as Kubernetes before 1.35 does with its ImageVolume gate off (the default). `
+      + 'Ways out: run on Kubernetes 1.35 or newer (or turn the ImageVolume gate on); or synthesize for this version with flux.container.source copy-to-disk or copy-to-memory (cdk8s-minicluster synth --view-source copy-to-disk), which copy the view into the pod instead.\n');
+    expect(r.stderr).toBe(r.message);
+    expect(r.message).not.toMatch(/container runtime/);
+  });
+
   test('GIVEN a flux view image WHEN the check runs THEN it passes, says so and writes no termination message', () => {
     const r = check(fluxViewImage('view'));
     expect(r).toEqual({

@@ -54,6 +54,14 @@ for entry in "$root"/* "$root"/.[!.]* "$root"/..?*; do
   fi
 done
 node=${NODE_NAME:+ on node $NODE_NAME}
+if [ ! -d "$root" ]; then
+  # No mount at all: an API server whose ImageVolume gate is off (before 1.35 by default) accepts the
+  # Job and silently drops its image volumes and their mounts; the runtime is not to blame.
+  message="flux-view-check: the pod has no flux view image volume at $root$node: the API server dropped the image volume $image and its mounts, as Kubernetes before 1.35 does with its ImageVolume gate off (the default). Ways out: run on Kubernetes 1.35 or newer (or turn the ImageVolume gate on); or synthesize for this version with flux.container.source copy-to-disk or copy-to-memory (cdk8s-minicluster synth --view-source copy-to-disk), which copy the view into the pod instead."
+  { printf '%s\n' "$message" > "$termination_log"; } 2> /dev/null || true
+  printf '%s\n' "$message" >&2
+  exit "$missing_exit"
+fi
 if [ "$empty" = true ]; then
   cause="the flux view image volume $image is empty$node: this node's container runtime does not mount image volumes (it mounted an empty directory)"
 else

@@ -21,7 +21,7 @@ const field = (name: string) => (job: Obj): string[] => (job.spec?.[name] !== un
 export const JOB_FEATURES: readonly JobFeature[] = [
   {
     name: 'image volumes', since: 35, gate: 'ImageVolume: beta 1.33 off by default, on by default 1.35',
-    effect: 'the API server drops the volume source and refuses the Job (a volume without a source)',
+    effect: 'the API server accepts the Job and silently drops the image volumes and their mounts: the flux view check then fails every pod (exit 78) naming the dropped volume',
     uses: (job) => (podSpec(job).volumes ?? []).flatMap((v: Obj, i: number) => (v.image ? [`spec.template.spec.volumes[${i}].image (${v.name})`] : [])),
   },
   {
