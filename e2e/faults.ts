@@ -39,6 +39,8 @@ export function faultsSettled(plan: FaultPlan, eventsLog: string): boolean {
   if (acted.length < (plan.evict?.length ?? 0) + (plan.crash?.length ?? 0)) return false;
   const nodes = plan.nodes ?? [];
   if (lines.filter((l) => /^fault: (drain|lose) /.test(l.msg)).length < nodes.length) return false;
+  // A drain evicts its node's pods one by one after its first line: its pods are known once it ended.
+  if (lines.filter((l) => /^fault: drained /.test(l.msg)).length < nodes.filter((n) => n.kind === 'drain').length) return false;
   if (lines.filter((l) => /^fault: node \S+ (delete|out-of-service|return)/.test(l.msg)).length < nodes.flatMap(nodeActions).length) return false;
   const freed = (kind: string) => nodes.some((n) => n.kind === kind && nodeFaultFreesPods(n));
   const gone = lines.flatMap((l) => {

@@ -205,6 +205,8 @@ export class NodeFaults {
           refused.push(`${p}: ${(e as Error).message.split('\n')[0]}`);
         }
       }
+      // Every eviction asked: what waits for the drain's outcome may look from here on (faultsSettled).
+      this.log(`fault: drained ${node}`);
       const outcome = refused.length ? `drained; eviction refused for ${refused.join('; ')}` : 'drained (cordoned, every pod of the namespace evicted)';
       return { ...base, pod: pod.name, node, podsOnNode: onNode, outcome };
     }
