@@ -6,14 +6,12 @@
 import type * as k8s from '@kubernetes/client-node';
 import { KueuePlan } from '../case';
 import { FaultRecord } from '../podemu';
+import { KUEUE_GROUP as GROUP, KUEUE_QUEUE_LABEL as QUEUE_LABEL, KUEUE_VERSION as VERSION } from '../../lib/core/kueue-contract';
 import { KubeTarget } from './target';
 
-const GROUP = 'kueue.x-k8s.io';
-const VERSION = 'v1beta2';
 /** The flavor and priority class the cases share (cluster objects, made once, left for the next run). */
 export const E2E_FLAVOR = 'cdk8s-minicluster-e2e';
 export const E2E_HIGH_PRIORITY = 'cdk8s-minicluster-e2e-high';
-const QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
 
 /** Why the cluster has no usable Kueue (undefined when it has one). */
 export async function kueueMissing(target: KubeTarget): Promise<string | undefined> {

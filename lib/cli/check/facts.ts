@@ -4,6 +4,7 @@
  * of Secrets is needed), and the kube-dns Service. A read the account may not do is kept as
  * "cannot tell"; no answer at all from the server ends the check (exit 2).
  */
+import { KUEUE_GROUP, KUEUE_VERSION } from '../../core/kueue-contract';
 import type * as k8s from '@kubernetes/client-node';
 import { Day2Error, EXIT } from '../day2/errors';
 import { apiError, Kube } from '../day2/kube';
@@ -78,7 +79,7 @@ export async function readFacts(kube: Kube, namespaces: string[], references: Re
   const dns = await read(kube, 'get', 'services', () => kube.core.readNamespacedService({ name: 'kube-dns', namespace: 'kube-system' }));
   const localQueues = new Map<string, Read<any>>();
   const clusterQueues = new Map<string, Read<any>>();
-  const kueue = { group: 'kueue.x-k8s.io', version: 'v1beta2' };
+  const kueue = { group: KUEUE_GROUP, version: KUEUE_VERSION };
   for (const q of queues) {
     const lq = await read(kube, 'get', 'localqueues', () => kube.custom.getNamespacedCustomObject({ ...kueue, namespace: q.namespace, plural: 'localqueues', name: q.name }));
     localQueues.set(`${q.namespace}/${q.name}`, lq);

@@ -3,15 +3,11 @@
  * `wait` says why a cluster Kueue holds is not up (docs/day2.md, "Queued by Kueue").
  */
 import type * as k8s from '@kubernetes/client-node';
+import { KUEUE_GROUP, KUEUE_QUEUE_LABEL, KUEUE_SLICE_REPLACEMENT_ANNOTATION, KUEUE_VERSION } from '../../core/kueue-contract';
 import { Kube } from './kube';
 
-/** The Job label that names its LocalQueue. */
-export const KUEUE_QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
-const GROUP = 'kueue.x-k8s.io';
-/** On a Workload slice that replaces another: a resize of an elastic Job. */
-const SLICE_REPLACEMENT_ANNOTATION = 'kueue.x-k8s.io/workload-slice-replacement-for';
 /** Kueue 0.17 stores v1beta2 and still serves v1beta1, whose Workload status has the same conditions. */
-const VERSIONS = ['v1beta2', 'v1beta1'];
+const VERSIONS = [KUEUE_VERSION, 'v1beta1'];
 
 /**
  * Where Kueue holds the cluster: `Queued` (waiting for quota), `Inadmissible` (it cannot be
@@ -49,7 +45,7 @@ export async function readWorkloads(kube: Kube, job: k8s.V1Job): Promise<Workloa
   let last = '';
   for (const version of VERSIONS) {
     try {
-      const list: any = await kube.custom.listNamespacedCustomObject({ group: GROUP, version, namespace: kube.namespace, plural: 'workloads' });
+      const list: any = await kube.custom.listNamespacedCustomObject({ group: KUEUE_GROUP, version, namespace: kube.namespace, plural: 'workloads' });
       const uid = job.metadata?.uid;
       return { workloads: (list.items ?? []).filter((w: any) => (w.metadata?.ownerReferences ?? []).some((o: any) => o.uid === uid)) };
     } catch (e) {
@@ -74,7 +70,7 @@ export function queueStatus(job: k8s.V1Job, read: WorkloadRead | undefined): Que
   const w = [...byAge].reverse().find((x) => !isTrue(x, 'Finished')) ?? byAge.at(-1);
   if (!w) return { localQueue, ...none, state: 'NoWorkload', message: null };
   const evictions = (w.status?.schedulingStats?.evictions ?? []).reduce((n: number, e: any) => n + (Number(e.count) || 0), 0);
-  const resize = w.metadata?.annotations?.[SLICE_REPLACEMENT_ANNOTATION] !== undefined;
+  const resize = w.metadata?.annotations?.[KUEUE_SLICE_REPLACEMENT_ANNOTATION] !== undefined;
   const base = { localQueue, clusterQueue: w.status?.admission?.clusterQueue ?? null, workload: w.metadata?.name ?? null, evictions, resize };
   const reserved = condition(w, 'QuotaReserved');
   const [state, c] = stateOf(w);

@@ -10,6 +10,7 @@
  * headless Service (the pods' subdomain: runs never collide in DNS because their hostnames differ,
  * and the Service selects the newest run's pods).
  */
+import { KUEUE_QUEUE_LABEL } from '../../core/kueue-contract';
 import { createHash } from 'crypto';
 import { ApiObject } from 'cdk8s';
 import type { JobSpec } from 'kubernetes-types-1.30/batch/v1';
@@ -22,7 +23,6 @@ import { isRuntimeProgramConfigMap } from './runtime-programs';
 /** Hex digits of the content hash in a Job name. */
 export const JOB_HASH_LENGTH = 8;
 /** Kueue's label that names the LocalQueue of a Job. */
-export const KUEUE_QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
 
 export const ARGOCD_SYNC_OPTIONS = 'argocd.argoproj.io/sync-options';
 export const ARGOCD_HOOK = 'argocd.argoproj.io/hook';

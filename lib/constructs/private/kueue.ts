@@ -1,13 +1,6 @@
 /** What a MiniCluster queued by Kueue carries for Kueue (docs/production.md, "Queued by Kueue"). */
 import { MiniClusterProps } from '../mini-cluster-props';
-import { KUEUE_QUEUE_LABEL } from './gitops';
-
-/**
- * Kueue's elastic Jobs (gate ElasticJobsViaWorkloadSlices): a change of parallelism becomes a new
- * Workload slice, admitted within quota, instead of a deleted Workload and a suspended Job. Kueue
- * reads it only when the Job is created; without the gate it ignores it.
- */
-export const KUEUE_ELASTIC_JOB_ANNOTATION = 'kueue.x-k8s.io/elastic-job';
+import { KUEUE_ELASTIC_JOB_ANNOTATION, KUEUE_QUEUE_LABEL } from '../../core/kueue-contract';
 
 /** Whether Kueue queues the Job: queueName, or its label set by hand. */
 export function isQueued(props: MiniClusterProps): boolean {

@@ -8,10 +8,10 @@ import type { Finding } from '../findings';
 import type { BrokerJob } from '../manifest';
 import { amount, podRequests } from '../scheduling';
 import { parseQuantity, ceilMilliValue } from '../../../core/k8s-formats';
+import { KUEUE_QUEUE_LABEL } from '../../../core/kueue-contract';
 import { cannotTell, jobFinding, Rule } from './context';
 
 const RULE = 'kueue-queue';
-export const KUEUE_QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
 
 /** The LocalQueue a broker Job names, or undefined. */
 export function queueOf(job: BrokerJob): string | undefined {
