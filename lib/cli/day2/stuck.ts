@@ -4,12 +4,14 @@
  * node takes. A state a retry may still clear (ErrImagePull, CreateContainerError,
  * CreateContainerConfigError) counts once it lasted the grace; an unschedulable pod once it has
  * been so for its own grace, since a cluster autoscaler may add a node; a pod on a node that stopped
- * answering once that lasted the same grace, since a cloud's node controller may delete the node
- * (docs/day2.md, wait).
+ * answering once that lasted the same grace, since a cloud's node controller may delete the node;
+ * a cluster Kueue cannot admit, or for which it made no Workload, once that lasted the same grace,
+ * since a LocalQueue may be created or Kueue start a moment late (docs/day2.md, wait).
  */
 import type * as k8s from '@kubernetes/client-node';
 import { isEnded, podsByRank, time } from './cluster';
 import { explainContainer } from './explain';
+import { QueueStatus, queueProblem } from './kueue';
 import { NodeFactsByName, nodeLossProblem } from './node-loss';
 
 /** Waiting reasons the kubelet only leaves when the pod spec or the registry changes. */
@@ -36,9 +38,15 @@ export class StuckPods {
   constructor(private readonly options: StuckOptions) {}
 
   /** The pods (ranks) that will not get further by themselves, in words; empty when none. */
-  problems(pods: k8s.V1Pod[], scaleUps: ScaleUpEvents, now: number, nodes: NodeFactsByName = new Map()): string[] {
+  problems(pods: k8s.V1Pod[], scaleUps: ScaleUpEvents, now: number, nodes: NodeFactsByName = new Map(), queue?: QueueStatus, jobSuspended = false): string[] {
     const out: string[] = [];
     const seen = new Set<string>();
+    const unadmittable = queue && (queue.state === 'Inadmissible' || queue.state === 'NoWorkload') ? queueProblem(queue, jobSuspended) : undefined;
+    if (unadmittable) {
+      const key = `kueue/${queue!.state}`;
+      seen.add(key);
+      if (now - this.since(key, now) >= this.options.unschedulableGraceMs) out.push(unadmittable);
+    }
     for (const [rank, pod] of podsByRank(pods)) {
       if (isEnded(pod)) continue;
       const name = pod.metadata?.name ?? '';

@@ -78,15 +78,12 @@ export function waitCommand(program: string): Command {
       const kube = connect(connectionOptions(options));
       const job = await findClusterJob(kube, clusterName);
       let last: ClusterStatus | undefined;
-      const kueueHeld = new HeldSince();
       const result = await untilDone(kube, job.metadata!.name!, async () => {
         const read = await readCluster(kube, job, true);
         last = read.status;
         if (reached(last, options.for)) return true;
         if (!options.failFast) return false;
-        const problems = stuck.problems(read.pods, await scaleUpEvents(kube, read.pods), Date.now(), read.nodes);
-        const unadmittable = kueueHeld.lasted(last.queue && ['Inadmissible', 'NoWorkload'].includes(last.queue.state) ? last.queue.state : undefined, Date.now());
-        if (unadmittable !== undefined && unadmittable >= parseDuration(options.unschedulableGrace)) problems.push(...last.problems.filter((p) => /Kueue/.test(p)));
+        const problems = stuck.problems(read.pods, await scaleUpEvents(kube, read.pods), Date.now(), read.nodes, last.queue, last.state === 'Suspended');
         if (problems.length) {
           throw new Day2Error(EXIT.STUCK, `MiniCluster ${last.job} cannot be ${options.for === 'up' ? 'up' : 'complete'}: ${problems.join('; ')} (--no-fail-fast waits for the timeout instead)`);
         }
@@ -102,18 +99,4 @@ export function waitCommand(program: string): Command {
       }
       process.stdout.write(`MiniCluster ${job.metadata!.name} is ${options.for === 'up' ? 'up' : 'complete'}\n`);
     }));
-}
-
-/** Since when a state has held without a break (a state of undefined resets it). */
-class HeldSince {
-  private state: string | undefined;
-  private since = 0;
-  /** How long `state` has held at `now` (ms), or undefined when there is none. */
-  lasted(state: string | undefined, now: number): number | undefined {
-    if (state !== this.state) {
-      this.state = state;
-      this.since = now;
-    }
-    return state === undefined ? undefined : now - this.since;
-  }
 }
