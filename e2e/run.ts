@@ -16,10 +16,10 @@
  * called as `PROGRAM lose NODE` and `PROGRAM restore NODE`, and never loses the nodes listed in
  * E2E_PROTECTED_NODES (comma-separated: the API server's).
  */
-import { kueueMissing } from './kube/kueue';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { kueueMissing } from './kube/kueue';
 import { E2eCase } from './case';
 import { allCases } from './cases';
 import { OPERATOR_TESTS } from './cases/operator';
@@ -86,7 +86,6 @@ function skipReason(c: E2eCase, kube: boolean, packageProblems: Map<string, stri
   const nodeFaults = nodeFaultSkip(c, { kube, nodes, control });
   if (nodeFaults) return nodeFaults;
   if (kube && c.kube?.minNodes && (nodes?.length ?? 0) < c.kube.minNodes) return `needs ${c.kube.minNodes} Ready schedulable nodes; the cluster has ${nodes?.length ?? 0}`;
-  if (c.kueue && !kube) return 'podemu has no API server, so no Kueue: a real cluster with Kueue runs it';
   if (c.kueue && kueueMissing) return kueueMissing;
   if (kube) return c.kube?.skip;
   if (c.podemu?.skip) return c.podemu.skip;

@@ -2,7 +2,8 @@
  * The e2e runner's Kueue driver (e2e/kube/kueue.ts): it follows the Job's admissions, preempts the
  * cluster as planned after each one, and says what Kueue did that a case does not allow.
  */
-import { KueueDriver, queueNameOf } from '../e2e/kube/kueue';
+import { allCases } from '../e2e/cases';
+import { KueueDriver, NO_KUEUE, queueNameOf } from '../e2e/kube/kueue';
 
 function fakeTarget(created: any[]): any {
   return { batch: { createNamespacedJob: async (o: any) => created.push(o.body) } };
@@ -72,5 +73,11 @@ describe('the e2e Kueue driver', () => {
   test('the queue a case needs is the one its Job names', () => {
     expect(queueNameOf({ metadata: { labels: { 'kueue.x-k8s.io/queue-name': 'team-a-queue' } } })).toBe('team-a-queue');
     expect(queueNameOf({ metadata: {} })).toBeUndefined();
+  });
+
+  test('GIVEN every case queued by Kueue THEN podemu, which has no API server, skips it with the reason', () => {
+    const queued = allCases().cases.filter((c) => c.kueue);
+    expect(queued.length).toBeGreaterThan(0);
+    for (const c of queued) expect({ id: c.id, skip: c.podemu?.skip }).toEqual({ id: c.id, skip: NO_KUEUE });
   });
 });

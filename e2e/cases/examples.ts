@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { exampleApp } from '../../examples/app';
 import { E2eCase } from '../case';
+import { NO_KUEUE } from '../kube/kueue';
 import { indexedJob } from '../manifests';
 import { inLeadInstance, jobForNodesNotUpYet, waitForNodes } from './flux-steps';
 import { LAMMPS_LIMIT, LAMMPS_NEEDS, lammpsExpectation } from './images';
@@ -124,7 +125,7 @@ export function exampleCases(): E2eCase[] {
       synth: exampleSynth('kueue'),
       note: 'admitted by a real Kueue: a ClusterQueue of its own whose pods quota (4) fits the cluster, and the example\'s LocalQueue',
       kueue: { podsQuota: 4 },
-      podemu: { skip: 'podemu has no API server, so no Kueue: a real cluster with Kueue runs it' },
+      podemu: { skip: NO_KUEUE },
       expect: { result: 'Succeeded', leadOutputExactly: 'hello from a queued cluster' },
     },
     {

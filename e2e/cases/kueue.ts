@@ -13,12 +13,12 @@ import { autoscaleCases } from './autoscale';
 import { statusShows } from './day2';
 import { waitForNodes } from './flux-steps';
 import { synthCluster } from './synth';
+import { NO_KUEUE } from '../kube/kueue';
 
 const QUEUE = 'team-a-queue';
 const REQUESTS = { requests: { cpu: '100m', memory: '64Mi' } };
 /** Preemptions at these seconds after each admission: pods being created, containers starting, brokers connecting, a job running (twice). */
 const PREEMPT_AT = [1, 5, 9, 14, 20];
-const NO_KUEUE = 'podemu has no API server, so no Kueue: a real cluster with Kueue runs it';
 
 function queued(props: Partial<MiniClusterProps> & { command?: string; interactive?: boolean }): MiniClusterProps {
   const { command, ...rest } = props;

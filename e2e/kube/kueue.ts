@@ -13,6 +13,9 @@ import { KubeTarget } from './target';
 export const E2E_FLAVOR = 'cdk8s-minicluster-e2e';
 export const E2E_HIGH_PRIORITY = 'cdk8s-minicluster-e2e-high';
 
+/** Why podemu skips a queued case. */
+export const NO_KUEUE = 'podemu has no API server, so no Kueue: a real cluster with Kueue runs it';
+
 /** Why the cluster has no usable Kueue (undefined when it has one). */
 export async function kueueMissing(target: KubeTarget): Promise<string | undefined> {
   try {

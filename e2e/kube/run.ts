@@ -8,9 +8,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type * as k8s from '@kubernetes/client-node';
 import { FaultRecord, Summary } from '../podemu';
-import { NodeFault } from '../case';
+import { KueuePlan, NodeFault } from '../case';
 import { BrokerLogFollower, brokerEvents } from './broker-log';
-import { KueuePlan } from '../case';
 import { KueueDriver } from './kueue';
 import { NodeControl, NodeFaults, doubleBrokers, readyNodes } from './node-faults';
 import { PodSeen, datedBrokers, jobVerdict, observePod, podIndex, podRecord } from './record';
@@ -134,14 +133,14 @@ export class KubeRun {
     return this.timeline.join('');
   }
 
-  /** Whether a pod of index 0 runs now (the lead exec steps go to). */
+  /** Whether the lead the exec steps go to runs now. */
   leadRunning(): boolean {
-    return [...this.seen.values()].some((p) => p.index === 0 && p.phase === 'Running' && p.times.end == null);
+    return this.runningPod(0) !== undefined;
   }
 
   /** `kubectl exec` into the lead's Flux runner (the newest pod of index 0 that has not ended). */
   async exec(script: string, timeoutSeconds: number): Promise<KubeExecResult> {
-    const lead = [...this.seen.values()].filter((p) => p.index === 0 && p.phase === 'Running').at(-1);
+    const lead = this.runningPod(0);
     if (!lead) return { status: null, stdout: '', stderr: 'no running lead pod (index 0)' };
     return execIn(this.target, { namespace: this.o.namespace, pod: lead.name, container: this.o.runner }, ['/bin/bash', '-c', script], timeoutSeconds);
   }
@@ -303,6 +302,7 @@ export class KubeRun {
     }
   }
 
+  /** The newest pod of `index` that runs. */
   private runningPod(index: number): PodSeen | undefined {
     return [...this.seen.values()].filter((p) => p.index === index && p.phase === 'Running').at(-1);
   }
