@@ -54,11 +54,29 @@ describe('MiniCluster', () => {
     expect(toml.bootstrap.hosts).toEqual([{ host: 'flux-sample-[0-3]' }]);
     // (the handshake program is in a ConfigMap shared by the namespace's clusters: test/runtime-programs.test.ts)
     expect(Object.keys(configMap.data).sort()).toEqual(['broker.toml', 'entrypoint.sh', 'flux-init.sh', 'flux-ready.sh', 'lead-program.sh', 'worker-rc.sh']);
-    // Ready means connected: the runner's readiness probe runs the script (docs/day2.md)
+    // Ready means connected: the handshake sidecar answers the runner's probe, an httpGet the kubelet
+    // runs itself (docs/day2.md), with the lead's 3 children; the sidecar sees the lead's socket
     const runner = job.spec.template.spec.containers[0];
-    expect(runner.readinessProbe).toEqual({ exec: { command: ['/bin/sh', '/flux_operator/flux-ready.sh'] }, periodSeconds: 5, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 2 });
+    expect(runner.readinessProbe).toEqual({ httpGet: { path: '/readyz', port: 8061 }, periodSeconds: 5, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 2 });
+    const sidecar = job.spec.template.spec.initContainers.find((c: any) => c.name === 'flux-handshake');
+    expect(sidecar.command).toEqual(expect.arrayContaining(['--ready-port=8061', '--ready-lead-children=3', '--ready-socket=/mnt/flux/config/run/flux/local']));
+    expect(sidecar.ports).toEqual([{ name: 'handshake', containerPort: 8060, protocol: 'TCP' }]);
+    expect(sidecar.volumeMounts).toContainEqual({ name: 'flux-view', mountPath: '/mnt/flux', readOnly: true });
     expect(configMap.data['flux-ready.sh']).toContain("lead_children='3'");
     expectValidManifests(docs, { kubernetesVersion: '1.34' });
+  });
+
+  test('GIVEN no sidecar to answer it (Kubernetes 1.28, or the handshake off) THEN the readiness probe runs the script in the runner', () => {
+    const execProbe = { exec: { command: ['/bin/sh', '/flux_operator/flux-ready.sh'] }, periodSeconds: 5, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 2 };
+    for (const props of [{ ...hello, kubernetesVersion: '1.28' }, { ...hello, handshake: { enabled: false } }]) {
+      const { job } = synth(props);
+      expect(job.spec.template.spec.containers[0].readinessProbe).toEqual(execProbe);
+      for (const c of job.spec.template.spec.initContainers ?? []) expect(JSON.stringify(c)).not.toContain('ready-port');
+    }
+    // AND a chosen port reaches both ends
+    const { job } = synth({ ...hello, handshake: { readyPort: 9000 } });
+    expect(job.spec.template.spec.containers[0].readinessProbe.httpGet).toEqual({ path: '/readyz', port: 9000 });
+    expect(initContainer(job, 'flux-handshake').command).toContain('--ready-port=9000');
   });
 
   test('broker.toml is in the entrypoint ConfigMap once; the init container copies that key from its mount', () => {
@@ -633,6 +651,8 @@ describe('MiniCluster hosts handshake', () => {
 
   test('bad handshake options are validation errors', () => {
     expect(() => synth({ ...hello, handshake: { port: 8050, deadlineSeconds: 0 } })).toThrow(/handshake.deadlineSeconds = 0[\s\S]*handshake.port = 8050: must be a port from 1 to 65535 other than the broker port \(8050\)/);
+    expect(() => synth({ ...hello, handshake: { port: 9000, readyPort: 9000 } })).toThrow(/handshake.readyPort = 9000: must be a port from 1 to 65535 other than the broker port \(8050\) and handshake.port \(9000\)/);
+    expect(() => synth({ ...hello, handshake: { readyPort: 70000 } })).toThrow(/handshake.readyPort = 70000/);
     expect(() => synth({ ...hello, kubernetesVersion: '1.27', handshake: { mode: HandshakeMode.RENDEZVOUS } })).toThrow(/handshake.mode = "rendezvous": rendezvous needs Kubernetes 1.28 or newer/);
   });
 

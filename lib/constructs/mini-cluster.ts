@@ -270,7 +270,11 @@ export class MiniCluster extends Construct {
     const hs = this.handshake;
     const as = this.autoscaler;
     const runnerMounts = [...(hs ? hs.runnerMounts : []), ...(as ? [as.runnerMount] : [])];
-    const containers = appContainers(r).map((c) => (c.name === r.name && runnerMounts.length ? { ...c, volumeMounts: [...c.volumeMounts ?? [], ...runnerMounts] } : c));
+    const containers = appContainers(r).map((c) => (c.name !== r.name ? c : {
+      ...c,
+      ...(hs ? { readinessProbe: hs.runnerReadinessProbe } : {}),
+      ...(runnerMounts.length ? { volumeMounts: [...c.volumeMounts ?? [], ...runnerMounts] } : {}),
+    }));
     const spec = securePodTemplate(jobSpec(r, {
       // With the image volume nothing is copied: the runner writes the config itself (flux-init.sh),
       // and the view container only checks that the volume holds a view (a runtime without image

@@ -25,6 +25,10 @@ export const HANDSHAKE_NODE_FLAGS: string[] = ['--max-semi-space-size=1', '--lit
 export const DEFAULT_HANDSHAKE_PORT = 8060;
 /** The Flux broker port written into the parent file (`bootstrap.default_port`). */
 export const DEFAULT_FLUX_PORT = 8050;
+/** HTTP port of the runner's readiness, served by the handshake sidecar (runtime/handshake/readiness.ts). */
+export const DEFAULT_READY_PORT = 8061;
+/** The path the readiness probe gets. */
+export const READY_PATH = '/readyz';
 /** Whole-handshake deadline; on expiry the program exits with HANDSHAKE_EXIT_DEADLINE. */
 export const DEFAULT_HANDSHAKE_DEADLINE_SECONDS = 300;
 /** The shared emptyDir the program writes its results into. */
@@ -167,6 +171,12 @@ export const HANDSHAKE_OPT_BIND_ADDRESS = opt('bind-address', 'HANDSHAKE_BIND_AD
 export const HANDSHAKE_OPT_DNS_SERVER = opt('dns-server', 'HANDSHAKE_DNS_SERVER');
 /** Sidecar lifecycle: a file the Flux runner creates as it exits; the handshake then exits too. */
 export const HANDSHAKE_OPT_RUNNER_EXIT_FILE = opt('runner-exit-file', 'HANDSHAKE_RUNNER_EXIT_FILE');
+/** Sidecar lifecycle: serve the runner's readiness on this port (READY_PATH); with the two below. */
+export const HANDSHAKE_OPT_READY_PORT = opt('ready-port', 'HANDSHAKE_READY_PORT');
+/** Rank 0 is ready once this many TBON children are connected. */
+export const HANDSHAKE_OPT_READY_LEAD_CHILDREN = opt('ready-lead-children', 'HANDSHAKE_READY_LEAD_CHILDREN');
+/** Rank 0's local broker socket (the view volume is mounted read-only into the sidecar for it). */
+export const HANDSHAKE_OPT_READY_SOCKET = opt('ready-socket', 'HANDSHAKE_READY_SOCKET');
 
 /** The ClusterIP Service that routes to rank 0's handshake server in RENDEZVOUS mode. */
 export function rendezvousServiceName(clusterName: string): string {
@@ -220,6 +230,21 @@ export interface HandshakeWiringOptions {
    * to leave RUNNER_EXITED_FILE there as it exits. @default DEFAULT_RUNNER_STATE_DIR
    */
   readonly runnerStateDir?: string;
+  /**
+   * Sidecar lifecycle: serve the Flux runner's readiness over HTTP, so that its probe is an httpGet
+   * the kubelet runs itself instead of an exec. Ignored by the init lifecycle (gone by then).
+   */
+  readonly readiness?: HandshakeReadinessOptions;
+}
+
+/** The runner's readiness rule, served by the sidecar (runtime/handshake/readiness.ts). */
+export interface HandshakeReadinessOptions {
+  /** @default DEFAULT_READY_PORT */
+  readonly port?: number;
+  /** TBON children rank 0 needs connected to be ready. */
+  readonly leadChildren: number;
+  /** Rank 0's local broker socket, as the sidecar sees it. */
+  readonly localSocket: string;
 }
 
 /** A container environment variable: a literal value or a downward-API field. */
@@ -268,6 +293,8 @@ export interface HandshakeWiring {
   readonly runnerExitFile?: string;
   /** Sidecar lifecycle: where the runner mounts RUNNER_STATE_SUBDIR of outDir's volume, read-write. */
   readonly runnerStateDir?: string;
+  /** Sidecar lifecycle with readiness: the port its HTTP readiness answers on (READY_PATH). */
+  readonly readyPort?: number;
   /** Present in RENDEZVOUS mode. */
   readonly rendezvousService?: HandshakeRendezvousService;
   /** Lowest Kubernetes minor version (1.x) this wiring works on. */
@@ -311,6 +338,14 @@ export function handshakeWiring(options: HandshakeWiringOptions): HandshakeWirin
   intIn('port', port, 1, 65535);
   intIn('fluxPort', fluxPort, 1, 65535);
   if (port === fluxPort) errors.push(`port: ${port} must differ from fluxPort (Flux binds it)`);
+  const readiness = lifecycle === HandshakeLifecycle.SIDECAR ? options.readiness : undefined;
+  const readyPort = readiness ? (readiness.port ?? DEFAULT_READY_PORT) : undefined;
+  if (readiness && readyPort !== undefined) {
+    intIn('readiness.port', readyPort, 1, 65535);
+    if (readyPort === port || readyPort === fluxPort) errors.push(`readiness.port: ${readyPort} must differ from port and fluxPort`);
+    intIn('readiness.leadChildren', readiness.leadChildren, 0, 100000);
+    if (!readiness.localSocket.startsWith('/')) errors.push(`readiness.localSocket: '${readiness.localSocket}' must be an absolute path`);
+  }
   intIn('deadlineSeconds', deadline, 1, 86400);
   const topo = parseTopology(topology);
   if (typeof topo === 'string') errors.push(`topology: '${topology}' ${topo}`);
@@ -345,6 +380,9 @@ export function handshakeWiring(options: HandshakeWiringOptions): HandshakeWirin
   ];
   const runnerExitFile = runnerStateDir !== undefined ? `${outDir}/${RUNNER_STATE_SUBDIR}/${RUNNER_EXITED_FILE}` : undefined;
   if (runnerExitFile !== undefined) flags.push([HANDSHAKE_OPT_RUNNER_EXIT_FILE, runnerExitFile]);
+  if (readiness && readyPort !== undefined) {
+    flags.push([HANDSHAKE_OPT_READY_PORT, readyPort], [HANDSHAKE_OPT_READY_LEAD_CHILDREN, readiness.leadChildren], [HANDSHAKE_OPT_READY_SOCKET, readiness.localSocket]);
+  }
   const file = (name: string): string => `${outDir}/${name}`;
   return {
     command: ['node', ...HANDSHAKE_NODE_FLAGS, options.programPath ?? DEFAULT_HANDSHAKE_PROGRAM_PATH, ...flags.map(([o, v]) => `${o.flag}=${v}`)],
@@ -359,6 +397,7 @@ export function handshakeWiring(options: HandshakeWiringOptions): HandshakeWirin
     readyFile: file(HANDSHAKE_READY_FILE),
     failedFile: file(HANDSHAKE_FAILED_FILE),
     ...(runnerExitFile !== undefined ? { runnerExitFile, runnerStateDir } : {}),
+    ...(readyPort !== undefined ? { readyPort } : {}),
     rendezvousService: mode === HandshakeMode.RENDEZVOUS
       ? {
         name: rendezvousServiceName(options.clusterName), port, selector: rendezvousSelector(options.clusterName), publishNotReadyAddresses: true,

@@ -1,13 +1,14 @@
 /** Wires the hosts-handshake program into the pod: native sidecar or init container, volume, Service. */
-import type { Container, EnvVar, Service, Volume, VolumeMount } from 'kubernetes-types-1.30/core/v1';
+import type { Container, EnvVar, Probe, Service, Volume, VolumeMount } from 'kubernetes-types-1.30/core/v1';
 import type { PodFailurePolicyRule } from 'kubernetes-types-1.30/batch/v1';
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
 import {
-  HandshakeLifecycle, HandshakeMode, HandshakeWiring, HANDSHAKE_CONTAINER, HANDSHAKE_PROGRAM, handshakeWiring, RUNNER_STATE_SUBDIR,
+  HandshakeLifecycle, HandshakeMode, HandshakeWiring, HANDSHAKE_CONTAINER, HANDSHAKE_PROGRAM, handshakeWiring, READY_PATH, RUNNER_STATE_SUBDIR,
 } from '../../core/handshake-contract';
 import { DEFAULT_NODE_IMAGE } from '../../core/images';
-import { ENTRYPOINT_MOUNT_DIR } from '../../core/paths';
-import { VOLUMES } from './containers';
+import { ENTRYPOINT_MOUNT_DIR, fluxPaths } from '../../core/paths';
+import { childRanks } from '../../core/topology';
+import { FLUX_READINESS_PROBE, VOLUMES } from './containers';
 import { ResolvedMiniCluster } from './resolve';
 
 export { HANDSHAKE_CONTAINER };
@@ -33,6 +34,8 @@ export interface HandshakeParts {
   /** How long the entrypoint waits for `ready` (the handshake's deadline plus slack). */
   readonly scriptWaitSeconds: number;
   readonly failureRule: PodFailurePolicyRule;
+  /** The Flux runner's readiness probe: an httpGet the sidecar answers, or the exec one (init lifecycle). */
+  readonly runnerReadinessProbe: Probe;
 }
 
 /**
@@ -76,6 +79,12 @@ export function handshakeParts(r: ResolvedMiniCluster, programConfigMap: string)
     deadlineSeconds: deadline,
     clusterDomain: r.clusterDomain,
     programPath: `${ENTRYPOINT_MOUNT_DIR}/${HANDSHAKE_PROGRAM_FILE}`,
+    // The runner's readiness rule (flux-ready.sh's): the lead's children at the smallest size.
+    readiness: {
+      port: h.readyPort,
+      leadChildren: childRanks(0, r.minSize ?? r.size, r.topology).length,
+      localSocket: fluxPaths(r.mountPath).localUri.replace(/^local:\/\//, ''),
+    },
   });
   const env: EnvVar[] = wiring.env.map((e) => (e.fieldPath !== undefined
     ? { name: e.name, valueFrom: { fieldRef: { fieldPath: e.fieldPath } } }
@@ -86,6 +95,8 @@ export function handshakeParts(r: ResolvedMiniCluster, programConfigMap: string)
     imagePullPolicy: 'IfNotPresent',
     command: wiring.command,
     env,
+    // The readiness port is not declared: only the kubelet reaches it (from the node, which a
+    // NetworkPolicy never blocks), and the policy opens every declared port to the cluster's pods.
     ports: [{ name: 'handshake', containerPort: wiring.containerPort, protocol: 'TCP' }],
     resources: { requests: { cpu: '10m', memory: '48Mi' }, limits: { memory: handshakeMemoryLimit(r.maxSize) } },
     terminationMessagePolicy: 'FallbackToLogsOnError',
@@ -94,6 +105,8 @@ export function handshakeParts(r: ResolvedMiniCluster, programConfigMap: string)
       // Only the program: the handshake reads nothing else of the entrypoint ConfigMap.
       { name: VOLUMES.handshakeProgram, mountPath: ENTRYPOINT_MOUNT_DIR, readOnly: true },
       { name: VOLUMES.certificate, mountPath: CERTIFICATE_MOUNT_DIR, readOnly: true },
+      // Rank 0's readiness looks for the broker's local socket there.
+      ...(wiring.readyPort !== undefined ? [{ name: r.viewName, mountPath: r.mountPath, readOnly: true }] : []),
     ],
   };
   if (lifecycle === HandshakeLifecycle.SIDECAR) {
@@ -118,8 +131,15 @@ export function handshakeParts(r: ResolvedMiniCluster, programConfigMap: string)
     // A handshake failure (peer never came, certificate mismatch, hostname or bind problem) cannot
     // be fixed by retrying the pod: fail the Job with the code that says why.
     failureRule: { action: 'FailJob', onExitCodes: { containerName: r.name, operator: 'In', values: wiring.failureExitCodes } },
+    // The kubelet runs an httpGet itself: no runc exec, shell and runtime bookkeeping every period
+    // in every pod (half of a 64-pod cluster's CPU on a busy node, docs/scale.md). Same timing.
+    runnerReadinessProbe: wiring.readyPort !== undefined
+      ? { ...probeTiming, httpGet: { path: READY_PATH, port: wiring.readyPort } }
+      : FLUX_READINESS_PROBE,
   };
 }
+
+const { exec: _execProbe, ...probeTiming } = FLUX_READINESS_PROBE;
 
 /** The ClusterIP Service RENDEZVOUS mode needs, or undefined. */
 export function rendezvousService(parts: HandshakeParts, metadata: Service['metadata']): Service | undefined {

@@ -125,6 +125,10 @@ function validateHandshake(props: MiniClusterProps, add: Add) {
   if (h.port !== undefined && (!intInRange(h.port, 1, 65535) || h.port === brokerPort)) {
     add('handshake.port', h.port, `must be a port from 1 to 65535 other than the broker port (${brokerPort})`);
   }
+  const handshakePort = h.port ?? 8060;
+  if (h.readyPort !== undefined && (!intInRange(h.readyPort, 1, 65535) || h.readyPort === brokerPort || h.readyPort === handshakePort)) {
+    add('handshake.readyPort', h.readyPort, `must be a port from 1 to 65535 other than the broker port (${brokerPort}) and handshake.port (${handshakePort})`);
+  }
   if (h.mode !== undefined && !Object.values(HandshakeMode).includes(h.mode)) add('handshake.mode', h.mode, `must be one of ${Object.values(HandshakeMode).join(', ')}`);
   if (h.mode === HandshakeMode.RENDEZVOUS && featuresIfValid(props.kubernetesVersion)?.completionIndexLabel === false) {
     add('handshake.mode', h.mode, 'rendezvous needs Kubernetes 1.28 or newer (the job-completion-index pod label); use HandshakeMode.DNS');

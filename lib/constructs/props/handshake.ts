@@ -18,4 +18,10 @@ export interface HandshakeOptions {
   readonly image?: string;
   /** TCP port of the handshake server in every pod. @default 8060 */
   readonly port?: number;
+  /**
+   * TCP port on which the handshake sidecar answers the Flux container's readiness probe (HTTP,
+   * from the kubelet only). Used where the handshake is a native sidecar (Kubernetes 1.29 on);
+   * before that the probe runs a script in the Flux container. @default 8061
+   */
+  readonly readyPort?: number;
 }

@@ -7,6 +7,7 @@ import {
   HANDSHAKE_OPT_DEADLINE, HANDSHAKE_OPT_DNS_SERVER, HANDSHAKE_OPT_FLUX_PORT, HANDSHAKE_OPT_HOSTNAME,
   HANDSHAKE_OPT_INDEX, HANDSHAKE_OPT_LIFECYCLE, HANDSHAKE_OPT_MAX_SIZE, HANDSHAKE_OPT_MODE, HANDSHAKE_OPT_NAME,
   HANDSHAKE_OPT_NAMESPACE, HANDSHAKE_OPT_OUT_DIR, HANDSHAKE_OPT_POD_IP, HANDSHAKE_OPT_PORT, HANDSHAKE_OPT_QUORUM,
+  HANDSHAKE_OPT_READY_LEAD_CHILDREN, HANDSHAKE_OPT_READY_PORT, HANDSHAKE_OPT_READY_SOCKET,
   HANDSHAKE_OPT_RENDEZVOUS_HOST, HANDSHAKE_OPT_RUNNER_EXIT_FILE, HANDSHAKE_OPT_SERVICE, HANDSHAKE_OPT_SIZE, HANDSHAKE_OPT_TERMINATION_LOG,
   HANDSHAKE_OPT_TOPOLOGY, HandshakeLifecycle, HandshakeMode, HandshakeOptionName, rendezvousServiceName,
 } from '../../core/handshake-contract';
@@ -42,6 +43,8 @@ export interface HandshakeConfig {
   readonly dnsServer?: string;
   /** Sidecar lifecycle: exit once this file exists (the Flux runner creates it as it exits). */
   readonly runnerExitFile?: string;
+  /** Sidecar lifecycle: serve the runner's readiness (readiness.ts). */
+  readonly readiness?: { readonly port: number; readonly leadChildren: number; readonly localSocket: string };
 }
 
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -141,6 +144,19 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): { config?: 
   if (runnerExitFile !== undefined && !runnerExitFile.startsWith('/')) {
     errors.push(`${where(HANDSHAKE_OPT_RUNNER_EXIT_FILE)}: '${runnerExitFile}' must be an absolute path`);
   }
+  const readyPort = raw(HANDSHAKE_OPT_READY_PORT) === undefined ? undefined : int(HANDSHAKE_OPT_READY_PORT, 1, 65535);
+  const readyChildren = readyPort === undefined ? 0 : int(HANDSHAKE_OPT_READY_LEAD_CHILDREN, 0, 100000);
+  const readySocket = readyPort === undefined ? '' : str(HANDSHAKE_OPT_READY_SOCKET);
+  if (readyPort !== undefined && (readyPort === port || readyPort === fluxPort)) {
+    errors.push(`${where(HANDSHAKE_OPT_READY_PORT)}: ${readyPort} must differ from --port and --flux-port`);
+  }
+  if (readyPort === undefined) {
+    for (const o of [HANDSHAKE_OPT_READY_LEAD_CHILDREN, HANDSHAKE_OPT_READY_SOCKET]) if (raw(o) !== undefined) errors.push(`${where(o)}: needs ${HANDSHAKE_OPT_READY_PORT.flag}`);
+  }
+  if (readySocket !== '' && !readySocket.startsWith('/')) errors.push(`${where(HANDSHAKE_OPT_READY_SOCKET)}: '${readySocket}' must be an absolute path`);
+  if (readyPort !== undefined && lifecycle !== HandshakeLifecycle.SIDECAR) {
+    errors.push(`${where(HANDSHAKE_OPT_READY_PORT)}: needs --lifecycle=${HandshakeLifecycle.SIDECAR} (an init container is gone before the broker starts)`);
+  }
   for (const flag of args.keys()) if (!known.has(flag)) errors.push(`${flag}: unknown flag`);
   if (errors.length > 0) return { errors };
   return {
@@ -149,6 +165,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): { config?: 
       name, service, namespace, clusterDomain, size, maxSize, quorum, topology, mode, lifecycle, rendezvousHost, port,
       fluxPort, bindInterface, bindAddress, deadlineSeconds, outDir, certPath, terminationLog, index, podIp, hostname, dnsServer,
       runnerExitFile,
+      ...(readyPort !== undefined ? { readiness: { port: readyPort, leadChildren: readyChildren, localSocket: readySocket } } : {}),
     },
   };
 }

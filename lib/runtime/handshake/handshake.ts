@@ -1,6 +1,6 @@
 import * as net from 'net';
 import {
-  HANDSHAKE_EXIT_CERT_MISMATCH, HANDSHAKE_EXIT_DEADLINE, HANDSHAKE_EXIT_INTERNAL, HandshakeLifecycle, HandshakeMode,
+  HANDSHAKE_EXIT_BIND_PORT, HANDSHAKE_EXIT_CERT_MISMATCH, HANDSHAKE_EXIT_DEADLINE, HANDSHAKE_EXIT_INTERNAL, HandshakeLifecycle, HandshakeMode,
 } from '../../core/handshake-contract';
 import { hostname as hostOf } from '../../core/hostlist';
 import { childRanks, isInteriorRank, parentRank } from '../../core/topology';
@@ -13,6 +13,7 @@ import { HandshakeKeys, deriveKeys } from './keys';
 import { LateJoin, lateJoinFor } from './late-join';
 import { ChangeLog, Logger } from './log';
 import { OutDir, writeTerminationMessage } from './outputs';
+import { ReadinessServer } from './readiness';
 import { Backoff, ranksHostlist, sleep } from './ranks';
 import { NameResolver, nameResolver, reasonOf } from './resolver';
 import { HandshakeServer, serverLimits } from './server';
@@ -68,6 +69,7 @@ export class Handshake {
   private hostsTimer?: NodeJS.Timeout;
   private stopped = false;
   private ready = false;
+  private readinessServer?: ReadinessServer;
   /** Init lifecycle: the late-join path (late-join.ts), and whether it ended the wait. */
   private lateJoin?: LateJoin;
   private late = false;
@@ -105,8 +107,20 @@ export class Handshake {
     clearTimeout(this.hostsTimer);
     clearTimeout(this.reportTimer);
     this.server?.close();
+    this.readinessServer?.close();
     this.directoryChannel?.destroy();
     this.lateJoin?.stop();
+  }
+
+  /** The runner's readiness probe (readiness.ts): a port it cannot bind fails like the handshake's own. */
+  private async serveReadiness(r: NonNullable<HandshakeConfig['readiness']>): Promise<void> {
+    this.readinessServer = new ReadinessServer({ rank: this.rank, fluxPort: this.config.fluxPort, ...r }, this.log);
+    try {
+      await this.readinessServer.listen(this.config.podIp, r.port);
+    } catch (e) {
+      throw new HandshakeFailure(HANDSHAKE_EXIT_BIND_PORT,
+        `cannot listen on the readiness port ${this.config.podIp}:${r.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
   }
 
   private async begin(): Promise<void> {
@@ -135,9 +149,10 @@ export class Handshake {
     this.server = new HandshakeServer(this.keys, { ...peerMessage(this.self), t: 'welcome' }, serverLimits(c.maxSize), this.log,
       (ch) => this.onSession(ch), (claimed) => this.onClientMismatch(claimed));
     await this.server.listen(c.podIp, c.port);
+    if (c.readiness) await this.serveReadiness(c.readiness);
     // stop() may have come during an await above, before the server existed.
-    if (this.stopped) return this.server.close();
-    this.log.info('listening', { ip: c.podIp, port: c.port });
+    if (this.stopped) return this.stop();
+    this.log.info('listening', { ip: c.podIp, port: c.port, ...(c.readiness ? { readyPort: c.readiness.port } : {}) });
     this.deadlineTimer = setTimeout(() => this.fail(new HandshakeFailure(HANDSHAKE_EXIT_DEADLINE, this.deadlineMessage())),
       c.deadlineSeconds * 1000);
     if (this.rank === 0) {
