@@ -30,6 +30,8 @@ export interface KubeRunOptions {
   readonly evict?: string[];
   /** `INDEX@SECONDS[:CONTAINER]`: kill that container's process (the broker in the runner). */
   readonly crash?: string[];
+  /** The evictions and crashes wait for every pod of the Job Ready (a fault before bring-up tests nothing). @default false */
+  readonly faultsAfterBringUp?: boolean;
   /** Faults of the nodes the pods run on, and the program that loses and restores nodes. */
   readonly nodes?: NodeFault[];
   readonly nodeControl?: NodeControl;
@@ -188,9 +190,9 @@ export class KubeRun {
         p.times.end ??= this.now();
         this.log(`${p.name}: gone (${p.phase} when last seen)`);
       }
+      const allUp = new Set([...this.seen.values()].filter((p) => p.ready).map((p) => p.index)).size >= (parallelism ?? Infinity);
       if (this.nodeFaults.any && this.t0 !== undefined) {
-        const ready = new Set([...this.seen.values()].filter((p) => p.ready).map((p) => p.index));
-        await this.nodeFaults.poll([...this.seen.values()], ready.size >= (parallelism ?? Infinity));
+        await this.nodeFaults.poll([...this.seen.values()], allUp);
         this.checkDoubleBrokers(pods, (await this.target.core.listNode()).items);
       }
       if (this.o.viewScript) {
@@ -202,8 +204,9 @@ export class KubeRun {
           else this.followers.set(p.name, new BrokerLogFollower(this.target, { namespace: this.o.namespace, pod: p.name, container: this.o.runner }, this.o.viewScript));
         }
       }
-      // A fault whose pod does not run yet (a slower node) waits for it, up to FAULT_WAIT_SECONDS.
-      while (this.t0 !== undefined && planned.length && planned[0].at <= this.now()) {
+      // A fault whose pod does not run yet (a slower node) waits for it, up to FAULT_WAIT_SECONDS;
+      // one meant for a cluster that is up waits for every pod Ready, however slow the nodes.
+      while (this.t0 !== undefined && planned.length && planned[0].at <= this.now() && (allUp || !this.o.faultsAfterBringUp)) {
         if (!this.runningPod(planned[0].index) && this.now() < planned[0].at + FAULT_WAIT_SECONDS) break;
         await this.inject(planned.shift()!);
       }

@@ -50,6 +50,7 @@ export async function startKubeCase(c: E2eCase, target: KubeTarget, namespace: s
     timeout,
     evict: c.faults?.evict,
     crash: c.faults?.crash,
+    faultsAfterBringUp: c.faults !== undefined && c.faults.afterBringUp !== false,
     nodes: c.faults?.nodes,
     nodeControl,
     viewScript: indexedJob(docs).metadata?.annotations?.[FLUX_VIEW_ANNOTATION],
