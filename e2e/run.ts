@@ -28,6 +28,7 @@ import { imagesOf } from './kube/images';
 import { clusterInfo, describeCluster } from './kube/cluster-info';
 import { caseNamespace, deleteNamespace } from './kube/namespace';
 import { NodeControl, nodeControlFrom, nodeFaultSkip, schedulableReadyNodes } from './kube/node-faults';
+import { interruptRuns } from './kube/run';
 import { connectTarget } from './kube/target';
 import { findEngines } from './podemu';
 import { RunRecord, readRunRecord, withRerun, writeRunRecord } from './run-record';
@@ -180,6 +181,16 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
+  // Ctrl-C: each run under way puts the cluster back first (a second Ctrl-C kills at once).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`e2e: ${signal}: ending the runs under way and putting back the nodes they lost or drained`);
+      interruptRuns().then((n) => {
+        console.error(`e2e: ${n} run(s) ended; the namespaces of the cases stay: delete the e2e-* namespaces`);
+        process.exit(130);
+      }, () => process.exit(130));
+    });
+  }
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   }, (e) => {

@@ -142,6 +142,7 @@ export class NodeFaults {
   private readonly lost = new Set<string>();
   private readonly inFlight: Array<Promise<unknown>> = [];
   private nodesAtStart: string[] | undefined;
+  private schedulableAtStart: string[] = [];
 
   constructor(private readonly target: KubeTarget, private readonly namespace: string, private readonly control: NodeControl,
     faults: NodeFault[], private readonly log: (line: string) => void, private readonly now: () => number) {
@@ -186,7 +187,11 @@ export class NodeFaults {
       return { ...base, pod: null, outcome: f.index === 0 ? 'no running pod of index 0' : 'every running worker shares the lead\'s node: a worker\'s node fault would take the lead too (rerun)' };
     }
     const node = pod.node!;
-    if (!this.nodesAtStart) this.nodesAtStart = (await this.target.core.listNode()).items.map((n) => n.metadata!.name!);
+    if (!this.nodesAtStart) {
+      const nodes = (await this.target.core.listNode()).items;
+      this.nodesAtStart = nodes.map((n) => n.metadata!.name!);
+      this.schedulableAtStart = schedulableReadyNodes(nodes);
+    }
     if (f.kind === 'lose' && this.control.protectedNodes.includes(node)) {
       return { ...base, pod: null, node, outcome: `index ${f.index} landed on protected node ${node}: not lost (rerun)` };
     }
@@ -303,19 +308,27 @@ export class NodeFaults {
     };
     for (const node of this.tainted) await tryOn('out-of-service taint removed from', node, () => this.setTaint(node, false));
     for (const node of this.drained) await tryOn('uncordoned', node, () => this.cordon(node, false));
-    if (this.nodesAtStart) problems.push(...await this.waitReady(this.nodesAtStart));
+    if (this.nodesAtStart) problems.push(...await this.waitReady(this.nodesAtStart, this.schedulableAtStart));
     return problems;
   }
 
-  private async waitReady(nodes: string[]): Promise<string[]> {
+  /**
+   * Every node Ready again, and every node that took pods at the first fault taking them again: a
+   * node back Ready keeps its not-ready NoSchedule taint a few seconds more, and a run started then
+   * puts all its pods on the other nodes (the next case's node fault would find the lead and its
+   * worker on one node).
+   */
+  private async waitReady(nodes: string[], schedulable: string[]): Promise<string[]> {
     const deadline = Date.now() + CLEANUP_READY_SECONDS * 1000;
     let missing: string[] = nodes;
     while (Date.now() < deadline) {
-      const ready = readyNodes((await this.target.core.listNode()).items);
-      missing = nodes.filter((n) => !ready.has(n));
+      const list = (await this.target.core.listNode()).items;
+      const ready = readyNodes(list);
+      const open = new Set(schedulableReadyNodes(list));
+      missing = [...nodes.filter((n) => !ready.has(n)), ...schedulable.filter((n) => ready.has(n) && !open.has(n))];
       if (!missing.length) return [];
       await new Promise((r) => setTimeout(r, 2000));
     }
-    return [`cleanup: node(s) ${missing.join(', ')} not Ready ${CLEANUP_READY_SECONDS} s after the run: the next case may not have the whole cluster`];
+    return [`cleanup: node(s) ${missing.join(', ')} not Ready and schedulable ${CLEANUP_READY_SECONDS} s after the run: the next case may not have the whole cluster`];
   }
 }

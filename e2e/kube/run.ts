@@ -65,6 +65,20 @@ export function parseFaults(evict: string[] = [], crash: string[] = []): Planned
 /** How long a planned pod fault waits for its pod to run, past its time (a node slower than planned). */
 const FAULT_WAIT_SECONDS = 30;
 
+/** The runs under way, for interruptRuns(). */
+const RUNNING = new Set<KubeRun>();
+
+/**
+ * Ends every run under way and waits for each to put the cluster back (a lost node restored, a
+ * drained one uncordoned): what Ctrl-C must not skip, or the next run finds a node short.
+ */
+export async function interruptRuns(): Promise<number> {
+  const runs = [...RUNNING];
+  for (const r of runs) r.interrupt();
+  await Promise.all(runs.map((r) => r.finished().catch(() => undefined)));
+  return runs.length;
+}
+
 /**
  * The command that crashes a container from inside: the runner's brokers get SIGKILL (the
  * entrypoint then ends with 137, as after an OOM kill). A container's PID 1 ignores signals sent
@@ -156,9 +170,11 @@ export class KubeRun {
   }
 
   private async run(): Promise<Summary> {
+    RUNNING.add(this);
     try {
       return await this.poll();
     } finally {
+      RUNNING.delete(this);
       // A run that broke half way puts the cluster back too (its problems then go unrecorded).
       if (!this.cleanedUp && this.nodeFaults.any) await this.nodeFaults.cleanup().catch(() => undefined);
     }
