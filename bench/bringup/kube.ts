@@ -52,9 +52,9 @@ function naive(n: number, testdata: string): KubeJob {
   return { job: 'fluxtest', before: readDocs([naiveSecretFile(testdata)]), objects: naiveDocs(testdata, n) };
 }
 
-/** The floor of `n` pods in the runner's image of `library`: nothing made beforehand. */
-function floor(n: number, library: KubeJob): KubeJob {
-  return { job: 'floor', before: [], objects: [floorJob('floor', 'default', n, runnerImage(library.objects))] };
+/** The floor (bench/floor.ts) of `n` pods in `image`: nothing made beforehand. Also bench:scale's. */
+export function floorInput(n: number, image: string): KubeJob {
+  return { job: 'floor', before: [], objects: [floorJob('floor', 'default', n, image)] };
 }
 
 /**
@@ -89,7 +89,7 @@ export async function kubeBringup(kubeconfig: string, context: string | undefine
       'naive': naive(n, path.join(path.dirname(podemu), 'testdata')),
       'library': lib,
       'library, image volume': library(path.join(work, `kube-lib-image-${n}`), n, FluxViewSource.IMAGE_VOLUME),
-      'floor': floor(n, lib),
+      'floor': floorInput(n, runnerImage(lib.objects)),
     };
     const rounds: Array<Record<JobKind, number>> = [];
     for (let i = 0; i < runs; i++) {
