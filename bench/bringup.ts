@@ -11,6 +11,9 @@
  * goes, and a sidecar's peak RSS. With slow DNS it also prints each Job's success counted from the
  * last pod's creation (with pods 1 s apart, the stagger alone puts it (N-1) s late), and each
  * library variant's slow-DNS time over its own healthy-DNS time (when both scenarios ran).
+ * Each round also runs the floor (bench/floor.ts: a bare Indexed Job of N pods running `true`, under
+ * the same scenario) and prints each library figure over it (x floor: the median of the per-round
+ * ratios), beside the ratio to the naive Job.
  * With `-- --kubeconfig FILE [--context NAME]` it runs on that cluster instead (bringup/kube.ts).
  * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX). BRINGUP_RUNS sets the rounds (default 3),
  * BRINGUP_SIZES the pod counts (default 4,16), BRINGUP_SCENARIOS which scenarios (indexes into
@@ -24,12 +27,16 @@ import { stringify } from 'yaml';
 import { FluxViewSource } from '../lib';
 import { synthCluster } from '../e2e/cases/synth';
 import { certificateSecret } from '../e2e/certificate';
+import { readDocs } from '../e2e/manifests';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { JobInput, prepareImageRoots } from './bringup/image-root';
 import { kubeBringup } from './bringup/kube';
 import { naiveDocs, naiveSecretFile } from './bringup/naive';
 import { RssSampler } from './bringup/rss';
 import { phaseCells, phases, PhaseTimes } from './bringup/phases';
+import { runnerImage } from './floor';
+import { floorFile, podemuFloor } from './floor-podemu';
+import { floorCell, xFloorCell } from './floor-ratio';
 import { median } from './stats';
 import { printTable } from './table';
 
@@ -67,6 +74,8 @@ interface Measure {
 const JOBS = ['library', 'library, view in memory', 'library, image volume', 'naive'] as const;
 type JobKind = typeof JOBS[number];
 const LIBRARY_JOBS = ['library', 'library, view in memory', 'library, image volume'] as const;
+/** What one round runs, in rotating order: the Jobs and the floor (bench/floor.ts). */
+const ROUND = [...JOBS, 'floor'] as const;
 /** Each Job's directory under WORK: its manifests in `<dir>-<N>`, its last run's logs in `logs-<dir>`. */
 const JOB_DIRS: Record<JobKind, string> = { 'library': 'lib', 'library, view in memory': 'lib-memory', 'library, image volume': 'lib-image', 'naive': 'naive' };
 
@@ -140,6 +149,7 @@ async function main(argv: string[]): Promise<void> {
       'library, image volume': libraryManifests(path.join(WORK, `${JOB_DIRS['library, image volume']}-${n}`), n, FluxViewSource.IMAGE_VOLUME),
       'naive': naiveManifests(path.join(WORK, `${JOB_DIRS.naive}-${n}`), n, engines.podemu!),
     };
+    const floor = floorFile(path.join(WORK, `floor-${n}`), n, runnerImage(readDocs(inputs.library.manifests)));
     if (IMAGE_ROOT === 'prepared' && !imageRoots) {
       imageRoots = await prepareImageRoots(engines, inputs['library, image volume'], path.join(WORK, 'image-root'));
       console.log(`The image volume's content, built by podemu in an untimed run: ${Object.entries(imageRoots).map(([ref, dir]) => `${ref} -> ${dir}`).join(', ')} (BRINGUP_IMAGE_ROOT=podemu builds it at the first pod instead)`);
@@ -148,23 +158,31 @@ async function main(argv: string[]): Promise<void> {
     const successOf = new Map<string, number>();
     for (const s of scenarios) {
       const rounds: Array<Record<JobKind, Measure>> = [];
+      /** The floor's Job success of each round (first pod -> success, as the Jobs'). */
+      const floors: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         // Rotate which goes first, so a drift in the machine's load hits all alike.
-        const order = JOBS.map((_, k) => JOBS[(k + i) % JOBS.length]);
+        const order = ROUND.map((_, k) => ROUND[(k + i) % ROUND.length]);
         const got: Partial<Record<JobKind, Measure>> = {};
         for (const which of order) {
+          if (which === 'floor') {
+            floors.push(await podemuFloor(engines, floor, { logs: path.join(WORK, 'logs-floor'), timeout: 300, dnsDelay: s.dnsDelay, negTtl: s.negTtl, stagger: s.stagger }));
+            continue;
+          }
           got[which] = await measure(engines, inputs[which], s, path.join(WORK, `logs-${JOB_DIRS[which]}`), which === 'naive' ? undefined : rss,
             which === 'library, image volume' ? imageRoots : undefined);
         }
         const round = got as Record<JobKind, Measure>;
         rounds.push(round);
-        console.log(`N=${n} ${s.name} run ${i + 1}: ${JOBS.map((j) => `${j} ${f2(round[j].brokers)} / ${f2(round[j].success)} s`).join(', ')} (brokers connected / Job success)`);
+        console.log(`N=${n} ${s.name} run ${i + 1}: ${JOBS.map((j) => `${j} ${f2(round[j].brokers)} / ${f2(round[j].success)} s`).join(', ')} (brokers connected / Job success), floor ${f2(floors[i])} s`);
       }
       const med = (which: JobKind, key: 'brokers' | 'success') => median(rounds.map((r) => r[which][key]));
       for (const which of JOBS) successOf.set(`${s.name}/${which}`, med(which, 'success'));
       for (const which of LIBRARY_JOBS) {
         const ratio = (key: 'brokers' | 'success') => median(rounds.map((r) => r[which][key] / r.naive[key]));
-        rows.push(`| ${n} | ${s.name} | ${which} | ${f2(med(which, 'brokers'))} | ${f2(med('naive', 'brokers'))} | ${f2(med(which, 'success'))} | ${f2(med('naive', 'success'))} | ${f2(ratio('brokers'))} | ${f2(ratio('success'))} | ${f2(1 / ratio('success'))} |`);
+        const xFloor = (key: 'brokers' | 'success') => xFloorCell(rounds.map((r) => r[which][key]), floors);
+        rows.push(`| ${n} | ${s.name} | ${which} | ${f2(med(which, 'brokers'))} | ${f2(med('naive', 'brokers'))} | ${f2(med(which, 'success'))} | ${f2(med('naive', 'success'))} | ${f2(ratio('brokers'))} | ${f2(ratio('success'))} | ${f2(1 / ratio('success'))} `
+          + `| ${floorCell(floors, 2)} | ${xFloor('brokers')} | ${xFloor('success')} |`);
       }
       for (const which of JOBS) {
         const ps = rounds.map((r) => r[which].phases).filter((p): p is PhaseTimes => !!p);
@@ -182,8 +200,10 @@ async function main(argv: string[]): Promise<void> {
       }
     }
   }
-  console.log(`\nMedians of ${RUNS} rotating rounds each; seconds from the first pod's start.\n`);
-  printTable(['N', 'DNS', 'library', 'library: brokers connected', 'naive: brokers connected', 'library: Job success', 'naive: Job success', 'library / naive (brokers)', 'library / naive (success)', 'naive / library (success)'], 'rllrrrrrrr', rows);
+  console.log(`\nMedians of ${RUNS} rotating rounds each; seconds from the first pod's start. floor: a bare Indexed Job of N pods running \`true\` (bench/floor.ts), `
+    + 'its Job success; x floor: the median of the per-round ratios of the library\'s figure to the floor of the same round.\n');
+  printTable(['N', 'DNS', 'library', 'library: brokers connected', 'naive: brokers connected', 'library: Job success', 'naive: Job success', 'library / naive (brokers)', 'library / naive (success)', 'naive / library (success)',
+    'floor (s)', 'x floor (brokers)', 'x floor (success)'], 'rllrrrrrrrrrr', rows);
   console.log('\nWhere the time goes (medians, seconds from the first pod\'s start, the last pod of each phase):\n');
   printTable(['N', 'DNS', 'Job', 'last pod created', 'init containers done', 'Flux container started', 'broker started', 'brokers connected', 'Job success'], 'rllrrrrrr', phaseRows);
   if (lastPodRows.length) {

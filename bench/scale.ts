@@ -4,6 +4,9 @@
  * view as an image volume and with the default copy to disk. For each run: first pod -> every broker
  * connected, first pod -> Job success, whether every broker connected on its first try, the peak RSS
  * of one broker and of one handshake sidecar, and where the time goes (the last pod of each phase).
+ * Each run is paired with a run of the floor (bench/floor.ts: a bare Indexed Job of as many pods
+ * running `true`), the two in alternating order; each figure is also printed over the floor (x
+ * floor: the median of the per-run ratios).
  * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX). SCALE_RUNS sets the runs (default 3),
  * SCALE_CASES the cases as size:source pairs (default 16:image-volume,16:copy-to-disk,
  * 64:image-volume,64:copy-to-disk,128:image-volume).
@@ -14,10 +17,14 @@ import * as path from 'path';
 import { FluxViewSource } from '../lib';
 import { scaleCluster } from '../e2e/cases/scale';
 import { certificateSecret } from '../e2e/certificate';
+import { readDocs } from '../e2e/manifests';
 import { Engines, PodemuRun, Summary, findEngines } from '../e2e/podemu';
 import { RssSampler } from './bringup/rss';
 import { kubeScale } from './scale/kube';
 import { phaseCells, phases } from './bringup/phases';
+import { runnerImage } from './floor';
+import { floorFile, podemuFloor } from './floor-podemu';
+import { floorCell, xFloorCell } from './floor-ratio';
 import { median } from './stats';
 import { printTable } from './table';
 
@@ -43,12 +50,22 @@ interface Row {
   readonly summary: Summary;
 }
 
-async function runOnce(engines: Engines, size: number, source: FluxViewSource, run: number): Promise<Row> {
+/** A case's cluster, synthesized once for its runs, and its certificate Secret. */
+interface Prepared {
+  readonly dir: string;
+  readonly manifests: string[];
+  readonly secret: string;
+}
+
+function prepare(size: number, source: FluxViewSource): Prepared {
   const dir = path.join(WORK, `${size}-${source}`);
-  // A fresh directory for the first run; later runs keep the earlier runs' logs beside theirs.
-  if (run === 1) fs.rmSync(dir, { recursive: true, force: true });
+  // A fresh directory for the case; its runs keep their logs side by side in it.
+  fs.rmSync(dir, { recursive: true, force: true });
   const manifests = scaleCluster(dir, size, source);
-  const secret = certificateSecret(dir, { secret: 'flux-scale-curve', cluster: 'flux-scale' });
+  return { dir, manifests, secret: certificateSecret(dir, { secret: 'flux-scale-curve', cluster: 'flux-scale' }) };
+}
+
+async function runOnce(engines: Engines, size: number, source: FluxViewSource, { dir, manifests, secret }: Prepared, run: number): Promise<Row> {
   const logs = path.join(dir, `logs-${run}`);
   const broker = new RssSampler('flux-broker');
   const sidecar = new RssSampler('handshake.js');
@@ -105,23 +122,34 @@ async function main(argv: string[]): Promise<void> {
   const table: string[] = [];
   const phaseRows: string[] = [];
   for (const { size, source } of CASES) {
+    const prepared = prepare(size, source);
+    const floor = floorFile(path.join(prepared.dir, 'floor'), size, runnerImage(readDocs(prepared.manifests)));
     const rows: Row[] = [];
+    /** The floor's Job success of each run (first pod -> success, as the cluster's). */
+    const floors: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const r = await runOnce(engines, size, source, i + 1);
-      rows.push(r);
+      // Alternate which goes first, so a drift in the machine's load hits both alike.
+      for (const which of i % 2 ? ['floor', 'cluster'] : ['cluster', 'floor']) {
+        if (which === 'floor') floors.push(await podemuFloor(engines, floor, { logs: path.join(prepared.dir, `logs-floor-${i + 1}`), timeout: 900 }));
+        else rows.push(await runOnce(engines, size, source, prepared, i + 1));
+      }
+      const r = rows[i];
       console.log(`${size} pods, ${source}, run ${i + 1}: brokers connected ${f1(r.brokers)} s, Job success ${f1(r.success)} s, `
         + `first-try connects ${r.firstTry === null ? 'not seen' : `${Math.round(r.firstTry * 100)}%`} (of those podemu saw; largest sample gap ${f1(r.sampleGap)} s), `
-        + `peak RSS broker ${f1(r.brokerRssMiB)} MiB, sidecar ${f1(r.sidecarRssMiB)} MiB`);
+        + `peak RSS broker ${f1(r.brokerRssMiB)} MiB, sidecar ${f1(r.sidecarRssMiB)} MiB; floor ${f1(floors[i])} s`);
     }
     const all = (k: 'brokers' | 'success') => rows.map((r) => f1(r[k])).join(', ');
     const seen = rows.map((r) => r.brokers).filter((b): b is number => b !== null);
     table.push(`| ${size} | ${source} | ${all('brokers')} | ${seen.length ? f1(median(seen)) : 'n/a'} | ${all('success')} | ${f1(median(rows.map((r) => r.success)))} `
+      + `| ${floorCell(floors, 1)} | ${xFloorCell(rows.map((r) => r.brokers), floors)} | ${xFloorCell(rows.map((r) => r.success), floors)} `
       + `| ${firstTryCell(rows)} | ${f1(Math.max(...rows.map((r) => r.brokerRssMiB)))} | ${f1(Math.max(...rows.map((r) => r.sidecarRssMiB)))} |`);
     const ps = rows.map((r) => phases(r.summary)).filter((p): p is NonNullable<typeof p> => p !== undefined);
     phaseRows.push(`| ${size} | ${source} | ${phaseCells(ps, 1)} |`);
   }
-  console.log(`\n${RUNS} runs each; seconds from the first pod's start; RSS is VmHWM, the largest of any one process.\n`);
-  printTable(['pods', 'view', 'brokers connected (runs)', 'median', 'Job success (runs)', 'median', 'every broker connected on its first try', 'peak RSS, one broker (MiB)', 'peak RSS, one sidecar (MiB)'], 'rllrlrlrr', table);
+  console.log(`\n${RUNS} runs each; seconds from the first pod's start; RSS is VmHWM, the largest of any one process. floor: a bare Indexed Job of as many pods `
+    + 'running `true` (bench/floor.ts), its Job success; x floor: the median of the per-run ratios of the figure to the floor run beside it.\n');
+  printTable(['pods', 'view', 'brokers connected (runs)', 'median', 'Job success (runs)', 'median', 'floor (s)', 'x floor (brokers connected)', 'x floor (Job success)',
+    'every broker connected on its first try', 'peak RSS, one broker (MiB)', 'peak RSS, one sidecar (MiB)'], 'rllrlrrrrlrr', table);
   console.log('\nWhere the time goes (medians; seconds from the first pod\'s start until the last pod ended each phase):\n');
   printTable(['pods', 'view', 'last pod created', 'init containers done', 'Flux container started', 'broker started', 'brokers connected', 'Job success'], 'rlrrrrrr', phaseRows);
 }

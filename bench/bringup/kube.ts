@@ -5,7 +5,8 @@
  * disk, the default; and the view as an image volume), alternating in rotating order, each run in
  * a new namespace with its certificate Secret made beforehand (untimed). Measured: seconds from the
  * objects' creation (`kubectl apply`) to the Job's success; printed: medians, and the medians of
- * the per-round ratios to the naive Job. BRINGUP_RUNS rounds (default 5), BRINGUP_SIZES (4,16).
+ * the per-round ratios to the naive Job and to the floor (bench/floor.ts: a bare Indexed Job of N
+ * pods running `true`, one more Job of each round). BRINGUP_RUNS rounds (default 5), BRINGUP_SIZES (4,16).
  * Slow DNS cannot be made on a real cluster: those scenarios run in the emulator only.
  */
 import * as path from 'path';
@@ -16,14 +17,16 @@ import { createNamespace, deleteNamespace, moveToNamespace } from '../../e2e/kub
 import { KubeRun } from '../../e2e/kube/run';
 import { KubeTarget, connectTarget } from '../../e2e/kube/target';
 import { readDocs } from '../../e2e/manifests';
+import { floorJob, runnerImage } from '../floor';
+import { floorCell, xFloorCell } from '../floor-ratio';
 import { median } from '../stats';
 import { naiveDocs, naiveSecretFile } from './naive';
 import { printTable } from '../table';
 
-const JOBS = ['naive', 'library', 'library, image volume'] as const;
+const JOBS = ['naive', 'library', 'library, image volume', 'floor'] as const;
 type JobKind = typeof JOBS[number];
 
-interface KubeJob {
+export interface KubeJob {
   readonly job: string;
   /** Created before the timer starts: the certificate Secret. */
   readonly before: any[];
@@ -49,12 +52,20 @@ function naive(n: number, testdata: string): KubeJob {
   return { job: 'fluxtest', before: readDocs([naiveSecretFile(testdata)]), objects: naiveDocs(testdata, n) };
 }
 
-/** One timed run in namespace `ns`: seconds from apply to the Job's success. */
-async function measure(target: KubeTarget, input: KubeJob, ns: string, logs: string): Promise<number> {
+/** The floor (bench/floor.ts) of `n` pods in `image`: nothing made beforehand. Also bench:scale's. */
+export function floorInput(n: number, image: string): KubeJob {
+  return { job: 'floor', before: [], objects: [floorJob('floor', 'default', n, image)] };
+}
+
+/**
+ * One timed run in namespace `ns`: seconds from apply to the Job's success. Also bench:scale's
+ * floor (scale/kube.ts), with its timeout and polling.
+ */
+export async function measure(target: KubeTarget, input: KubeJob, ns: string, logs: string, timeout = 300, pollMs = 200): Promise<number> {
   await createNamespace(target, ns, {});
   try {
     for (const o of moveToNamespace(input.before, ns)) await target.objects.create(o);
-    const run = new KubeRun(target, { namespace: ns, objects: moveToNamespace(input.objects, ns), job: input.job, runner: '', logs, timeout: 300, pollMs: 200 });
+    const run = new KubeRun(target, { namespace: ns, objects: moveToNamespace(input.objects, ns), job: input.job, runner: '', logs, timeout, pollMs });
     const s = await run.finished();
     if (s.result !== 'Succeeded' || s.apply_to_success_s == null) throw new Error(`${input.job} in ${ns}: ${s.result} (${s.reason}); logs in ${logs}`);
     return s.apply_to_success_s;
@@ -73,10 +84,12 @@ export async function kubeBringup(kubeconfig: string, context: string | undefine
   const sizes = (process.env.BRINGUP_SIZES ?? '4,16').split(',').map(Number);
   const rows: string[] = [];
   for (const n of sizes) {
+    const lib = library(path.join(work, `kube-lib-${n}`), n, FluxViewSource.COPY_TO_DISK);
     const inputs: Record<JobKind, KubeJob> = {
       'naive': naive(n, path.join(path.dirname(podemu), 'testdata')),
-      'library': library(path.join(work, `kube-lib-${n}`), n, FluxViewSource.COPY_TO_DISK),
+      'library': lib,
       'library, image volume': library(path.join(work, `kube-lib-image-${n}`), n, FluxViewSource.IMAGE_VOLUME),
+      'floor': floorInput(n, runnerImage(lib.objects)),
     };
     const rounds: Array<Record<JobKind, number>> = [];
     for (let i = 0; i < runs; i++) {
@@ -89,9 +102,11 @@ export async function kubeBringup(kubeconfig: string, context: string | undefine
     }
     for (const which of JOBS) {
       const ratio = which === 'naive' ? '1.00' : f2(median(rounds.map((r) => r[which] / r.naive)));
-      rows.push(`| ${n} | ${which} | ${f2(median(rounds.map((r) => r[which])))} | ${rounds.map((r) => f2(r[which])).join(', ')} | ${ratio} |`);
+      const floors = rounds.map((r) => r.floor);
+      rows.push(`| ${n} | ${which} | ${f2(median(rounds.map((r) => r[which])))} | ${rounds.map((r) => f2(r[which])).join(', ')} | ${ratio} | ${floorCell(floors, 2)} | ${xFloorCell(rounds.map((r) => r[which]), floors)} |`);
     }
   }
-  console.log(`\nReal cluster (${target.server}): seconds from apply to Job success, ${runs} rotating rounds; ratio = median of the per-round ratios to the naive Job.\n`);
-  printTable(['N', 'Job', 'median (s)', 'each round (s)', 'ratio to naive'], 'rlrlr', rows);
+  console.log(`\nReal cluster (${target.server}): seconds from apply to Job success, ${runs} rotating rounds; ratio = median of the per-round ratios to the naive Job; `
+    + 'floor: a bare Indexed Job of N pods running `true` (bench/floor.ts), x floor = median of the per-round ratios to it.\n');
+  printTable(['N', 'Job', 'median (s)', 'each round (s)', 'ratio to naive', 'floor (s)', 'x floor'], 'rlrlrrr', rows);
 }

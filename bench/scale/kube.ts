@@ -4,7 +4,9 @@
  * size and view source, SCALE_RUNS times, each run in a new namespace with its certificate Secret
  * made beforehand. CPU requests are scaled down when the pods cannot all fit the largest node (said
  * in the output). Measured: seconds from apply to every broker up (the lead's log through the
- * day-2 `flux` command, else the pods' Ready times) and to the Job's success.
+ * day-2 `flux` command, else the pods' Ready times) and to the Job's success. Each run is paired with
+ * a run of the floor (bench/floor.ts: a bare Indexed Job of as many pods running `true`, apply to
+ * Complete), the two in alternating order, and both figures are also printed over it (x floor).
  */
 import * as path from 'path';
 import { FluxViewSource } from '../../lib';
@@ -16,6 +18,9 @@ import { createNamespace, deleteNamespace, moveToNamespace, podSecurityLabels } 
 import { KubeRun } from '../../e2e/kube/run';
 import { KubeTarget, connectTarget } from '../../e2e/kube/target';
 import { indexedJob, readDocs } from '../../e2e/manifests';
+import { floorInput, measure } from '../bringup/kube';
+import { runnerImage } from '../floor';
+import { floorCell, xFloorCell } from '../floor-ratio';
 import { median } from '../stats';
 import { printTable } from '../table';
 
@@ -55,17 +60,33 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
   const allocatable = Math.max(0, ...nodes.map((n) => cpuMillis(n.status?.allocatable?.cpu) ?? 0));
   const rows: string[] = [];
   for (const { size, source } of cases) {
+    const dir = path.join(work, `kube-${size}-${source}`);
+    const floor = floorInput(size, runnerImage(readDocs(scaleCluster(dir, size, source))));
     const got: KubeScaleRun[] = [];
+    /** The floor's apply -> Complete of each run. */
+    const floors: number[] = [];
     let note: string | undefined;
     for (let i = 0; i < runs; i++) {
-      const { run, fitted } = await runOnce(target, size, source, path.join(work, `kube-${size}-${source}`), `scale-${size}-${source}-${i}`, allocatable);
-      note = fitted;
-      got.push(run);
-      console.log(`${size} pods, ${source}, run ${i + 1}: brokers up ${f1(run.brokers)} s, Job success ${f1(run.success)} s (from apply)${fitted ? `; ${fitted}` : ''}`);
+      // Alternate which goes first, so a drift in the cluster's load hits both alike.
+      for (const which of i % 2 ? ['floor', 'cluster'] : ['cluster', 'floor']) {
+        if (which === 'floor') {
+          // Polled as often as the cluster's run (KubeRun's default), so both are timed alike.
+          const ns = `scale-${size}-${source}-floor-${i}`;
+          floors.push(await measure(target, floor, ns, path.join(dir, 'logs', ns), 900, 500));
+          continue;
+        }
+        const { run, fitted } = await runOnce(target, size, source, dir, `scale-${size}-${source}-${i}`, allocatable);
+        note = fitted;
+        got.push(run);
+      }
+      const run = got[i];
+      console.log(`${size} pods, ${source}, run ${i + 1}: brokers up ${f1(run.brokers)} s, Job success ${f1(run.success)} s, floor ${f1(floors[i])} s (from apply)${note ? `; ${note}` : ''}`);
     }
     const up = got.map((r) => r.brokers).filter((b): b is number => b !== null);
-    rows.push(`| ${size} | ${source} | ${got.map((r) => f1(r.brokers)).join(', ')} | ${up.length ? f1(median(up)) : 'n/a'} | ${got.map((r) => f1(r.success)).join(', ')} | ${f1(median(got.map((r) => r.success)))} | ${note ?? ''} |`);
+    rows.push(`| ${size} | ${source} | ${got.map((r) => f1(r.brokers)).join(', ')} | ${up.length ? f1(median(up)) : 'n/a'} | ${got.map((r) => f1(r.success)).join(', ')} | ${f1(median(got.map((r) => r.success)))} `
+      + `| ${floorCell(floors, 1)} | ${xFloorCell(got.map((r) => r.brokers), floors)} | ${xFloorCell(got.map((r) => r.success), floors)} | ${note ?? ''} |`);
   }
-  console.log(`\nReal cluster (${target.server}), ${nodes.length} node(s): ${runs} runs each; seconds from apply.\n`);
-  printTable(['pods', 'view', 'every broker up (runs)', 'median', 'Job success (runs)', 'median', 'note'], 'rllrlrl', rows);
+  console.log(`\nReal cluster (${target.server}), ${nodes.length} node(s): ${runs} runs each; seconds from apply. floor: a bare Indexed Job of as many pods running \`true\` `
+    + '(bench/floor.ts), apply to Complete; x floor: the median of the per-run ratios of the figure to the floor run beside it.\n');
+  printTable(['pods', 'view', 'every broker up (runs)', 'median', 'Job success (runs)', 'median', 'floor (s)', 'x floor (every broker up)', 'x floor (Job success)', 'note'], 'rllrlrrrrl', rows);
 }
