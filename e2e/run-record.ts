@@ -4,6 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { ClusterVersions } from './kube/cluster-info';
 import { CaseResult } from './run-case';
 
 export interface RunRecord {
@@ -12,9 +13,15 @@ export interface RunRecord {
   readonly seconds: number;
   /** The cluster's versions (a real cluster) or the Flux install and CPUs (podemu). */
   readonly environment?: string;
+  /** A real cluster's versions as fields (the API server's, each node's kubelet and runtime). */
+  readonly versions?: ClusterVersions;
   readonly results: Array<Omit<CaseResult, 'summary'>>;
-  /** Cases run again later with `--only`, replacing their rows. */
-  readonly reruns?: Array<{ readonly date: string; readonly ids: string[] }>;
+  /** Cases run again later with `--only`, replacing their rows; `versions` when the cluster was not the record's. */
+  readonly reruns?: Array<{ readonly date: string; readonly ids: string[]; readonly versions?: ClusterVersions }>;
+}
+
+function sameVersions(a: ClusterVersions | undefined, b: ClusterVersions | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**
@@ -28,7 +35,9 @@ export function withRerun(record: RunRecord, rerun: RunRecord): RunRecord {
   const earlier = (record.reruns ?? [])
     .map((r) => ({ ...r, ids: r.ids.filter((id) => !ids.includes(id)) }))
     .filter((r) => r.ids.length > 0);
-  return { ...record, results, reruns: [...earlier, { date: rerun.date, ids }] };
+  // A patch release or another set of nodes within the minor: the rows it wrote say where they ran.
+  const versions = rerun.versions && !sameVersions(rerun.versions, record.versions) ? { versions: rerun.versions } : {};
+  return { ...record, results, reruns: [...earlier, { date: rerun.date, ids, ...versions }] };
 }
 
 function file(repoRoot: string, target: RunRecord['target']): string {

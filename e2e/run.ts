@@ -25,7 +25,7 @@ import { allCases } from './cases';
 import { OPERATOR_TESTS } from './cases/operator';
 import { installPackages, stageImageContent } from './host';
 import { imagesOf } from './kube/images';
-import { clusterInfo, describeCluster } from './kube/cluster-info';
+import { clusterInfo, clusterVersions, describeCluster } from './kube/cluster-info';
 import { caseNamespace, deleteNamespace } from './kube/namespace';
 import { NodeControl, nodeControlFrom, nodeFaultSkip, schedulableReadyNodes } from './kube/node-faults';
 import { interruptRuns } from './kube/run';
@@ -166,6 +166,7 @@ async function main(argv: string[]): Promise<number> {
     date: new Date().toISOString().slice(0, 10),
     seconds,
     environment: info ? describeCluster(info) : `${fluxVersion(engines.fluxPrefix)}, ${os.cpus().length} CPUs`,
+    versions: info ? clusterVersions(info) : undefined,
     results: results.map(({ summary: _summary, ...r }) => r),
   };
   // A full run is the record; an --only run replaces its cases' rows in the last full run's.
