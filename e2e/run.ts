@@ -181,7 +181,7 @@ async function main(argv: string[]): Promise<number> {
   if (kept) {
     for (const s of kept.said) console.log(`e2e: ${s}`);
     const kubeRecords = readKubeRecords(REPO_ROOT);
-    fs.writeFileSync(REPORT, e2eReport(all, rejected, readPodemuRecord(REPO_ROOT), mainKubeRecord(kubeRecords)));
+    fs.writeFileSync(REPORT, e2eReport(all, rejected, readPodemuRecord(REPO_ROOT), mainKubeRecord(kubeRecords), kubeRecords));
     console.log(`e2e: wrote ${path.relative(process.cwd(), kept.file)} and ${path.relative(process.cwd(), REPORT)}${args.only.length ? ` (the rows of the ${results.length} cases run)` : ''}`);
   }
   return failed.length ? 1 : 0;
