@@ -15,6 +15,10 @@
  * least 2 Ready schedulable nodes; losing one needs --node-control PROGRAM (or E2E_NODE_CONTROL),
  * called as `PROGRAM lose NODE` and `PROGRAM restore NODE`, and never loses the nodes listed in
  * E2E_PROTECTED_NODES (comma-separated: the API server's).
+ *
+ * Results are kept in docs/e2e-runs/ (record-files.ts): the emulator's in podemu.json, a real
+ * cluster's in kube-MINOR.json of its API server's minor, so that runs on several Kubernetes
+ * versions each keep theirs; docs/e2e.md's version matrix is drawn from them all.
  */
 import * as fs from 'fs';
 import * as os from 'os';
