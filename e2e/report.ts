@@ -3,6 +3,7 @@ import { spawnSync } from 'child_process';
 import { E2eCase, RejectedCase } from './case';
 import { stepCommand } from './kube/day2';
 import { RunRecord } from './run-record';
+import { versionMatrix } from './version-matrix';
 
 /** What each case checks, in a few words, from its expectation. */
 function checks(c: E2eCase): string {
@@ -56,8 +57,11 @@ function runLine(name: string, run: RunRecord | undefined, cases: E2eCase[]): st
   return `- ${name}: ${run.date}, ${run.environment ?? '?'}; ${passed} of ${cases.length} cases passed${skipped ? `, ${skipped} skipped` : ''}, in ${Math.round(run.seconds)} s.${reruns}`;
 }
 
-/** The whole document: the emulator's run and the real cluster's, side by side. */
-export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: RunRecord | undefined, kube: RunRecord | undefined): string {
+/**
+ * The whole document: the emulator's run and a real cluster's full run (`kube`), side by side; then
+ * the version matrix from every minor's record (`kubeRecords`).
+ */
+export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: RunRecord | undefined, kube: RunRecord | undefined, kubeRecords: RunRecord[] = []): string {
   const pod = new Map(podemu?.results.map((r) => [r.id, r]) ?? []);
   const real = new Map(kube?.results.map((r) => [r.id, r]) ?? []);
   const rows = cases.map((c) => {
@@ -98,7 +102,8 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
     '',
     'What you get from this page: which examples and Flux Operator test MiniClusters boot a real Flux',
     'cluster, on a real Kubernetes node and in the pod emulator, what each case checks, its result and',
-    'time in the last run of each, and why the operator tests that are not converted are refused.',
+    'time in the last run of each, why the operator tests that are not converted are refused, and',
+    'for the cases that tell Kubernetes versions apart, their result on each version run (Version matrix).',
     '',
     'Written by `npm run e2e` (do not edit by hand; each run keeps its results in `docs/e2e-runs/`).',
     'Every example and every Flux Operator test MiniCluster the CLI converts is synthesized and run,',
@@ -130,6 +135,7 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
+    ...versionMatrix(cases, kubeRecords, kube),
     ...(faultRows.length ? [
       '## Faults',
       '',

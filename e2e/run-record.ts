@@ -1,9 +1,8 @@
 /**
- * The results of one full `npm run e2e` on one target, kept beside the report (docs/e2e-runs/) so
- * that docs/e2e.md shows the pod emulator's and a real cluster's runs side by side.
+ * The results of one `npm run e2e` on one target, kept beside the report (docs/e2e-runs/, see
+ * record-files.ts) so that docs/e2e.md shows the pod emulator's and real clusters' runs side by side.
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import { ClusterVersions } from './kube/cluster-info';
 import { CaseResult } from './run-case';
 
 export interface RunRecord {
@@ -12,9 +11,20 @@ export interface RunRecord {
   readonly seconds: number;
   /** The cluster's versions (a real cluster) or the Flux install and CPUs (podemu). */
   readonly environment?: string;
+  /** A real cluster's versions as fields: its record is the one of `versions.minor`. */
+  readonly versions?: ClusterVersions;
+  /**
+   * Started by an `--only` run on a minor that had no record: it holds the cases run on that
+   * version, not the whole suite, so it is never the record the report's main tables show.
+   */
+  readonly partial?: boolean;
   readonly results: Array<Omit<CaseResult, 'summary'>>;
-  /** Cases run again later with `--only`, replacing their rows. */
-  readonly reruns?: Array<{ readonly date: string; readonly ids: string[] }>;
+  /** Cases run again later with `--only`, replacing their rows; `versions` when the cluster was not the record's. */
+  readonly reruns?: Array<{ readonly date: string; readonly ids: string[]; readonly versions?: ClusterVersions }>;
+}
+
+function sameVersions(a: ClusterVersions | undefined, b: ClusterVersions | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**
@@ -28,21 +38,24 @@ export function withRerun(record: RunRecord, rerun: RunRecord): RunRecord {
   const earlier = (record.reruns ?? [])
     .map((r) => ({ ...r, ids: r.ids.filter((id) => !ids.includes(id)) }))
     .filter((r) => r.ids.length > 0);
-  return { ...record, results, reruns: [...earlier, { date: rerun.date, ids }] };
+  // A patch release or another set of nodes within the minor: the rows it wrote say where they ran.
+  const versions = rerun.versions && !sameVersions(rerun.versions, record.versions) ? { versions: rerun.versions } : {};
+  return { ...record, results, reruns: [...earlier, { date: rerun.date, ids, ...versions }] };
 }
 
-function file(repoRoot: string, target: RunRecord['target']): string {
-  return path.join(repoRoot, 'docs', 'e2e-runs', `${target}.json`);
+/**
+ * What a run leaves as its target's record (of its minor, on a real cluster): a full run replaces
+ * it; an `--only` run replaces its cases' rows in it, or on a real cluster's minor without a record
+ * starts one from the rows it ran (the matrix shows the other cases as not run there). An emulator
+ * `--only` run with no full run before it keeps nothing, as before.
+ */
+export function keptRecord(previous: RunRecord | undefined, run: RunRecord, only: boolean): RunRecord | undefined {
+  if (!only) return run;
+  if (previous) return withRerun(previous, run);
+  return run.target === 'kube' ? { ...run, partial: true } : undefined;
 }
 
-export function writeRunRecord(repoRoot: string, record: RunRecord): void {
-  fs.mkdirSync(path.dirname(file(repoRoot, record.target)), { recursive: true });
-  // Logs paths are this machine's: the record keeps what the report shows.
-  const results = record.results.map(({ logs: _logs, ...r }) => r);
-  fs.writeFileSync(file(repoRoot, record.target), `${JSON.stringify({ ...record, results }, null, 1)}\n`);
-}
-
-export function readRunRecord(repoRoot: string, target: RunRecord['target']): RunRecord | undefined {
-  const f = file(repoRoot, target);
-  return fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) as RunRecord : undefined;
+/** The record the report's main tables show: a real cluster's latest full run, of any minor. */
+export function mainKubeRecord(records: RunRecord[]): RunRecord | undefined {
+  return records.filter((r) => !r.partial).reduce<RunRecord | undefined>((last, r) => (!last || r.date >= last.date ? r : last), undefined);
 }

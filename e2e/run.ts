@@ -15,6 +15,10 @@
  * least 2 Ready schedulable nodes; losing one needs --node-control PROGRAM (or E2E_NODE_CONTROL),
  * called as `PROGRAM lose NODE` and `PROGRAM restore NODE`, and never loses the nodes listed in
  * E2E_PROTECTED_NODES (comma-separated: the API server's).
+ *
+ * Results are kept in docs/e2e-runs/ (record-files.ts): the emulator's in podemu.json, a real
+ * cluster's in kube-MINOR.json of its API server's minor, so that runs on several Kubernetes
+ * versions each keep theirs; docs/e2e.md's version matrix is drawn from them all.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -25,13 +29,14 @@ import { allCases } from './cases';
 import { OPERATOR_TESTS } from './cases/operator';
 import { installPackages, stageImageContent } from './host';
 import { imagesOf } from './kube/images';
-import { clusterInfo, describeCluster } from './kube/cluster-info';
+import { clusterInfo, clusterVersions, describeCluster } from './kube/cluster-info';
 import { caseNamespace, deleteNamespace } from './kube/namespace';
 import { NodeControl, nodeControlFrom, nodeFaultSkip, schedulableReadyNodes } from './kube/node-faults';
 import { interruptRuns } from './kube/run';
 import { connectTarget } from './kube/target';
 import { findEngines } from './podemu';
-import { RunRecord, readRunRecord, withRerun, writeRunRecord } from './run-record';
+import { keepRun, readKubeRecords, readPodemuRecord } from './record-files';
+import { RunRecord, mainKubeRecord } from './run-record';
 import { e2eReport, fluxVersion } from './report';
 import { CaseResult, Target, runCase } from './run-case';
 
@@ -116,6 +121,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const info = kube ? await clusterInfo(kube, args.clusterNotes) : undefined;
   if (info) console.log(`e2e: on ${kube!.server} (context ${kube!.context}): ${describeCluster(info)}`);
+  const versions = info ? clusterVersions(info) : undefined;
+  if (info && !versions) {
+    // Before any case runs: its results could not be kept, each version's record being its minor's.
+    console.error(`e2e: the API server's version is unknown (${info.server}): GET /version must answer, since a real cluster's results are kept by Kubernetes minor`);
+    return 2;
+  }
   const nodeControl = kube ? nodeControlFrom(args.nodeControl) : undefined;
   const nodes = kube && cases.some((c) => c.faults?.nodes?.length || c.kube?.minNodes) ? schedulableReadyNodes((await kube.core.listNode()).items) : undefined;
   const noKueue = kube && cases.some((c) => c.kueue) ? await kueueMissing(kube) : undefined;
@@ -166,16 +177,16 @@ async function main(argv: string[]): Promise<number> {
     date: new Date().toISOString().slice(0, 10),
     seconds,
     environment: info ? describeCluster(info) : `${fluxVersion(engines.fluxPrefix)}, ${os.cpus().length} CPUs`,
+    versions,
     results: results.map(({ summary: _summary, ...r }) => r),
   };
-  // A full run is the record; an --only run replaces its cases' rows in the last full run's.
-  const previous = readRunRecord(REPO_ROOT, record.target);
-  const kept = args.only.length === 0 ? record : previous ? withRerun(previous, record) : undefined;
+  // A full run is the record (a real cluster's: of its minor); an --only run replaces its cases' rows in it.
+  const kept = keepRun(REPO_ROOT, record, args.only.length > 0);
   if (kept) {
-    writeRunRecord(REPO_ROOT, kept);
-    const other = readRunRecord(REPO_ROOT, kube ? 'podemu' : 'kube');
-    fs.writeFileSync(REPORT, e2eReport(all, rejected, kube ? other : kept, kube ? kept : other));
-    console.log(`e2e: wrote ${path.relative(process.cwd(), REPORT)}${args.only.length ? ` (the rows of the ${results.length} cases run)` : ''}`);
+    for (const s of kept.said) console.log(`e2e: ${s}`);
+    const kubeRecords = readKubeRecords(REPO_ROOT);
+    fs.writeFileSync(REPORT, e2eReport(all, rejected, readPodemuRecord(REPO_ROOT), mainKubeRecord(kubeRecords), kubeRecords));
+    console.log(`e2e: wrote ${path.relative(process.cwd(), kept.file)} and ${path.relative(process.cwd(), REPORT)}${args.only.length ? ` (the rows of the ${results.length} cases run)` : ''}`);
   }
   return failed.length ? 1 : 0;
 }
