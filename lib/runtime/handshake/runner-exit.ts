@@ -26,24 +26,38 @@ export function prepareRunnerExitDir(file: string): void {
   }
 }
 
-/** How often the file is looked for: a stat, cheap beside the kubelet's one-second cycle. */
-export const RUNNER_EXIT_POLL_MS = 100;
+/**
+ * How often the file is looked for besides the directory watch (inotify), which says at once when
+ * it appears: a fallback, for a filesystem that sends no events. Polling alone at 100 ms woke every
+ * pod's sidecar ten times a second; at 128 pods on two CPUs that is 1280 wakeups a second.
+ */
+export const RUNNER_EXIT_POLL_MS = 2000;
 
 /** Calls `onExit` once `file` exists (at once if it already does); returns a function that stops watching. */
 export function watchRunnerExit(file: string, onExit: () => void, pollMs: number = RUNNER_EXIT_POLL_MS): () => void {
   let stopped = false;
+  let watcher: fs.FSWatcher | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const stop = (): void => {
+    stopped = true;
+    watcher?.close();
+    clearInterval(timer);
+  };
   const check = (): boolean => {
     if (stopped || !fs.existsSync(file)) return false;
-    stopped = true;
+    stop();
     onExit();
     return true;
   };
+  try {
+    watcher = fs.watch(path.dirname(file), { persistent: true }, (_event, name) => {
+      if (name === null || name === path.basename(file)) check();
+    });
+    watcher.on('error', () => watcher?.close());
+  } catch {
+    // No watch (the directory is missing, no inotify): the poll alone.
+  }
   if (check()) return () => undefined;
-  const timer = setInterval(() => {
-    if (check()) clearInterval(timer);
-  }, pollMs);
-  return () => {
-    stopped = true;
-    clearInterval(timer);
-  };
+  timer = setInterval(check, pollMs);
+  return stop;
 }
