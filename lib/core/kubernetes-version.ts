@@ -24,9 +24,12 @@ export interface KubernetesFeatures {
   readonly nativeSidecars: boolean;
   /** Job successPolicy (beta 1.31, GA 1.33). */
   readonly successPolicy: boolean;
-  /** Job backoffLimitPerIndex / maxFailedIndexes and the FailIndex action (beta 1.29, GA 1.33). */
-  readonly backoffLimitPerIndex: boolean;
-  /** Job podReplacementPolicy (beta 1.29, GA 1.34). */
+  /**
+   * Job podReplacementPolicy (beta 1.29, GA 1.34), and with it the Job controller's own failure
+   * handling: restartPolicy Never, podFailurePolicy and podReplacementPolicy Failed (a replacement
+   * pod only once its predecessor, of the same hostname, is gone). Not backoffLimitPerIndex: the
+   * output never uses it (docs/reliability.md, "Deleting the namespace").
+   */
   readonly podReplacementPolicy: boolean;
   /** The pod label batch.kubernetes.io/job-completion-index (beta 1.28). */
   readonly completionIndexLabel: boolean;
@@ -63,7 +66,6 @@ export function kubernetesFeatures(version: string): KubernetesFeatures {
     minor,
     nativeSidecars: minor >= 29,
     successPolicy: minor >= 31,
-    backoffLimitPerIndex: minor >= 29,
     podReplacementPolicy: minor >= 29,
     completionIndexLabel: minor >= 28,
     imageVolumes: minor >= IMAGE_VOLUMES_MINOR,
