@@ -1,6 +1,8 @@
 /**
  * Job and pod features by Kubernetes minor version. A feature counts from the version where it is
- * on by default (beta or GA), since that is what a managed cluster of that version runs.
+ * on by default (beta or GA), since that is what a managed cluster of that version runs. This table
+ * is the one source of what each target version gets: docs/objects.md's "Kubernetes versions" table
+ * (test/kubernetes-versions-table.test.ts) and `check`'s version rules are held to it.
  */
 
 /**
@@ -70,4 +72,18 @@ export function kubernetesFeatures(version: string): KubernetesFeatures {
     completionIndexLabel: minor >= 28,
     imageVolumes: minor >= IMAGE_VOLUMES_MINOR,
   };
+}
+
+/** A feature of KubernetesFeatures (every field but the minor). */
+export type KubernetesFeature = Exclude<keyof KubernetesFeatures, 'minor'>;
+
+/** Minors past the floor searched for a feature's first version: far beyond any release. */
+const SEARCHED_MINORS = 100;
+
+/** The oldest minor whose target has `feature` (once on, a feature stays on in every later minor). */
+export function featureSince(feature: KubernetesFeature): number {
+  for (let minor = MIN_KUBERNETES_MINOR; minor < MIN_KUBERNETES_MINOR + SEARCHED_MINORS; minor++) {
+    if (kubernetesFeatures(`1.${minor}`)[feature]) return minor;
+  }
+  throw new Error(`kubernetesFeatures: ${feature} is on in no version from 1.${MIN_KUBERNETES_MINOR} to 1.${MIN_KUBERNETES_MINOR + SEARCHED_MINORS - 1}`);
 }
