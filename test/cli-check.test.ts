@@ -130,6 +130,24 @@ test('a server older than the target kubernetesVersion, and the Job fields it wo
   expect(image.report.findings[1].message).toContain('uses image volumes (spec.template.spec.volumes[3].image (flux-view-image)), which Kubernetes v1.34.2 does not take');
 });
 
+test('a 1.27 server: the rendezvous handshake of a 1.28 target needs the job-completion-index pod label it does not set', async () => {
+  // GIVEN a 1.27 server
+  healthyCluster();
+  server.version = { major: '1', minor: '27', gitVersion: 'v1.27.16' };
+  // WHEN hello world synthesized for 1.28 (rendezvous handshake) is checked
+  const { code, report } = await findings(synthesized('target-1.28', { kubernetesVersion: '1.28' }));
+  // THEN the flag that relies on the label is named, with the fix
+  expect(code).toBe(1);
+  expect(report.findings.filter((f: any) => f.rule === 'job-feature')).toEqual([{
+    rule: 'job-feature', severity: 'error', object: 'Job/flux-sample', namespace: 'default',
+    message: 'uses the job-completion-index pod label (spec.template.spec.initContainers[1].command --mode=rendezvous (flux-handshake)), which Kubernetes v1.27.16 does not take '
+      + "(PodIndexLabel: beta, on by default 1.28): the Job controller does not label the pods with their index: the handshake's rendezvous Service selects no pod, and the handshake fails the Job at its deadline (exit 81)",
+    fix: 'synthesize with handshake.mode HandshakeMode.DNS (the default below 1.28), or run it on Kubernetes 1.28 or newer',
+  }]);
+  // AND the 1.27 target (DNS handshake) uses nothing the server lacks
+  expect((await findings(synthesized('target-1.27', { kubernetesVersion: '1.27' }))).rules).toEqual([]);
+});
+
 test('no node can hold a broker pod: each node with its reason; too few pods for size; maxSize beyond the nodes is a warning', async () => {
   healthyCluster();
   // GIVEN nodes that cannot take the mpi example's pods (2 CPUs, 2Gi and a 10m/48Mi sidecar each)

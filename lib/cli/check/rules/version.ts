@@ -34,9 +34,7 @@ export const JOB_FEATURE: Rule = {
       for (const f of JOB_FEATURES.filter((x) => server.minor < x.since)) {
         const paths = f.uses(j.job);
         if (paths.length === 0) continue;
-        const fix = f.name === 'image volumes'
-          ? "synthesize with flux.container.source FluxViewSource.COPY_TO_DISK or COPY_TO_MEMORY (or kubernetesVersion below 1.35), or run it on Kubernetes 1.35 or newer"
-          : `synthesize with kubernetesVersion: '1.${server.minor}' (the library then leaves ${f.name} out), or run it on Kubernetes 1.${f.since} or newer`;
+        const fix = f.fix ?? `synthesize with kubernetesVersion: '1.${server.minor}' (the library then leaves ${f.name} out), or run it on Kubernetes 1.${f.since} or newer`;
         out.push(jobFinding('job-feature', 'error', j, `uses ${f.name} (${paths.join(', ')}), which Kubernetes ${server.gitVersion} does not take (${f.gate}): ${f.effect}`, fix));
       }
     }
