@@ -110,24 +110,85 @@ test('a node whose container runtime cannot mount image volumes (containerd 1.7.
   expect((await findings(distFile('image-volume'))).rules).toEqual(['unknown image-volume-runtime Node/node-docker']);
 });
 
-test('a server older than the target kubernetesVersion, and the Job fields it would drop', async () => {
+test('a server older than the target kubernetesVersion: a warning, and an error for each Job field it would drop', async () => {
+  // GIVEN an EKS 1.30 server
   healthyCluster();
   server.version = { major: '1', minor: '30+', gitVersion: 'v1.30.14-eks-931bdca', platform: 'linux/amd64' };
+  // WHEN hello world, synthesized for 1.34, is checked
   const { code, report, rules } = await findings(distFile('hello-world'));
+  // THEN the skew is a warning naming both versions; the successPolicy the server drops is the error
   expect(code).toBe(1);
-  expect(rules).toEqual(['error server-version Job/flux-sample', 'error job-feature Job/flux-sample']);
-  expect(report.findings[0]).toEqual({
-    rule: 'server-version', severity: 'error', object: 'Job/flux-sample', namespace: 'default',
-    message: 'the server is v1.30.14-eks-931bdca, older than Kubernetes 1.34, the target this Job was synthesized for (flux-framework.org/kubernetes-version)',
-    fix: "synthesize with kubernetesVersion: '1.30', or run it on a cluster of Kubernetes 1.34 or newer",
+  expect(rules).toEqual(['error job-feature Job/flux-sample', 'warning server-version Job/flux-sample']);
+  expect(report.findings[1]).toEqual({
+    rule: 'server-version', severity: 'warning', object: 'Job/flux-sample', namespace: 'default',
+    message: 'the server is v1.30.14-eks-931bdca, older than Kubernetes 1.34, the target this Job was synthesized for (flux-framework.org/kubernetes-version): '
+      + "the output may use what 1.30 lacks (successPolicy (the lead's exit completes the Job), 1.31); each field the server drops or refuses is a job-feature error",
+    fix: "synthesize with kubernetesVersion: '1.30' (the cluster's minor), or run it on a cluster of Kubernetes 1.34 or newer",
   });
-  expect(report.findings[1].message).toBe("uses successPolicy (spec.successPolicy), which Kubernetes v1.30.14-eks-931bdca does not take (JobSuccessPolicy: beta, on by default 1.31): "
+  expect(report.findings[0].message).toBe("uses successPolicy (spec.successPolicy), which Kubernetes v1.30.14-eks-931bdca does not take (JobSuccessPolicy: beta, on by default 1.31): "
     + "the server drops it: the lead's exit no longer completes the Job, and the workers run on until the deadline");
-  // image volumes on 1.34: the field is named with its fix
+  // WHEN the image-volume example (1.35) is checked on 1.34 THEN the field is named with its fix
   server.version = { major: '1', minor: '34', gitVersion: 'v1.34.2' };
   const image = await findings(distFile('image-volume'));
-  expect(image.rules).toEqual(['error server-version Job/flux-image-view', 'error job-feature Job/flux-image-view']);
-  expect(image.report.findings[1].message).toContain('uses image volumes (spec.template.spec.volumes[3].image (flux-view-image)), which Kubernetes v1.34.2 does not take');
+  expect(image.rules).toEqual(['error job-feature Job/flux-image-view', 'warning server-version Job/flux-image-view']);
+  expect(image.report.findings[0].message).toContain('uses image volumes (spec.template.spec.volumes[3].image (flux-view-image)), which Kubernetes v1.34.2 does not take');
+  expect(image.report.findings[0].fix).toBe('synthesize with flux.container.source FluxViewSource.COPY_TO_DISK or COPY_TO_MEMORY (or kubernetesVersion below 1.35), or run it on Kubernetes 1.35 or newer');
+});
+
+test('version skew: a target newer than the server, or older by more than one minor, is a warning naming both versions and the fix', async () => {
+  // GIVEN a 1.35 server
+  healthyCluster();
+  const skew = async (kubernetesVersion: string) => findings(synthesized(`target-${kubernetesVersion}`, { kubernetesVersion }));
+  // WHEN the target is the server's minor, or one older THEN nothing
+  for (const same of ['1.35', '1.34']) expect(await skew(same)).toMatchObject({ code: 0, rules: [] });
+  // WHEN it is two minors older THEN a warning (exit 0), with what the older target leaves out
+  const older = await skew('1.33');
+  expect([older.code, older.rules]).toEqual([0, ['warning server-version Job/flux-sample']]);
+  expect(older.report.findings[0].message).toBe('the server is v1.35.1, 2 minors newer than Kubernetes 1.33, the target this Job was synthesized for (flux-framework.org/kubernetes-version): '
+    + 'the YAML was made for an older cluster (as when a cluster is upgraded and its YAML is not synthesized again) and leaves out what the library can make for 1.35 '
+    + '(the Flux view as an image volume (flux.container.source IMAGE_VOLUME), 1.35)');
+  expect(older.report.findings[0].fix).toBe("synthesize with kubernetesVersion: '1.35' (the cluster's minor)");
+  // WHEN it is newer, using no field the server lacks THEN a warning only (the Job is the one 1.35 gets)
+  const newer = await skew('1.36');
+  expect([newer.code, newer.rules]).toEqual([0, ['warning server-version Job/flux-sample']]);
+  expect(newer.report.findings[0]).toMatchObject({
+    message: 'the server is v1.35.1, older than Kubernetes 1.36, the target this Job was synthesized for (flux-framework.org/kubernetes-version): each field the server drops or refuses is a job-feature error',
+    fix: "synthesize with kubernetesVersion: '1.35' (the cluster's minor), or run it on a cluster of Kubernetes 1.36 or newer",
+  });
+  // AND the text report says it on a WARNING line, and the output would run
+  const text = await check(['-f', synthesized('target-1.36', { kubernetesVersion: '1.36' })]);
+  expect(text.stdout).toMatch(/^WARNING \[server-version\] default\/Job\/flux-sample: the server is v1\.35\.1, older than Kubernetes 1\.36, .*\. Fix: synthesize with kubernetesVersion: '1\.35'/m);
+  expect(text.stdout).toContain(`default/Job/flux-sample would run on ${server.url} (Kubernetes v1.35.1); 1 warnings, 0 cannot tell`);
+  // WHEN the cluster was upgraded to 1.37 and the YAML (the default target, 1.34) was not THEN the skew is named
+  server.version = { major: '1', minor: '37', gitVersion: 'v1.37.2' };
+  const upgraded = await findings(distFile('hello-world'));
+  expect([upgraded.code, upgraded.rules]).toEqual([0, ['warning server-version Job/flux-sample']]);
+  expect(upgraded.report.findings[0].message).toMatch(/^the server is v1\.37\.2, 3 minors newer than Kubernetes 1\.34, /);
+  // WHEN the Job carries no target (the annotation removed) THEN no version finding, and the rest of the check runs
+  const unmarked = changed('hello-world', (docs) => docs.map((d) => {
+    if (d.kind === 'Job' && d.metadata.name === 'flux-sample') delete d.metadata.annotations['flux-framework.org/kubernetes-version'];
+    return d;
+  }));
+  const none = await findings(unmarked);
+  expect([none.code, none.rules, none.report.clusters[0].kubernetesVersion]).toEqual([0, [], null]);
+});
+
+test('a 1.27 server: the rendezvous handshake of a 1.28 target needs the job-completion-index pod label it does not set', async () => {
+  // GIVEN a 1.27 server
+  healthyCluster();
+  server.version = { major: '1', minor: '27', gitVersion: 'v1.27.16' };
+  // WHEN hello world synthesized for 1.28 (rendezvous handshake) is checked
+  const { code, report } = await findings(synthesized('target-1.28', { kubernetesVersion: '1.28' }));
+  // THEN the flag that relies on the label is named, with the fix
+  expect(code).toBe(1);
+  expect(report.findings.filter((f: any) => f.rule === 'job-feature')).toEqual([{
+    rule: 'job-feature', severity: 'error', object: 'Job/flux-sample', namespace: 'default',
+    message: 'uses the job-completion-index pod label (spec.template.spec.initContainers[1].command --mode=rendezvous (flux-handshake)), which Kubernetes v1.27.16 does not take '
+      + "(PodIndexLabel: beta, on by default 1.28): the Job controller does not label the pods with their index: the handshake's rendezvous Service selects no pod, and the handshake fails the Job at its deadline (exit 81)",
+    fix: 'synthesize with handshake.mode HandshakeMode.DNS (the default below 1.28), or run it on Kubernetes 1.28 or newer',
+  }]);
+  // AND the 1.27 target (DNS handshake) uses nothing the server lacks
+  expect((await findings(synthesized('target-1.27', { kubernetesVersion: '1.27' }))).rules).toEqual([]);
 });
 
 test('no node can hold a broker pod: each node with its reason; too few pods for size; maxSize beyond the nodes is a warning', async () => {

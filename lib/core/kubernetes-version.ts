@@ -1,6 +1,8 @@
 /**
  * Job and pod features by Kubernetes minor version. A feature counts from the version where it is
- * on by default (beta or GA), since that is what a managed cluster of that version runs.
+ * on by default (beta or GA), since that is what a managed cluster of that version runs. This table
+ * is the one source of what each target version gets: docs/objects.md's "Kubernetes versions" table
+ * (test/kubernetes-versions-table.test.ts) and `check`'s version rules are held to it.
  */
 
 /**
@@ -24,9 +26,12 @@ export interface KubernetesFeatures {
   readonly nativeSidecars: boolean;
   /** Job successPolicy (beta 1.31, GA 1.33). */
   readonly successPolicy: boolean;
-  /** Job backoffLimitPerIndex / maxFailedIndexes and the FailIndex action (beta 1.29, GA 1.33). */
-  readonly backoffLimitPerIndex: boolean;
-  /** Job podReplacementPolicy (beta 1.29, GA 1.34). */
+  /**
+   * Job podReplacementPolicy (beta 1.29, GA 1.34), and with it the Job controller's own failure
+   * handling: restartPolicy Never, podFailurePolicy and podReplacementPolicy Failed (a replacement
+   * pod only once its predecessor, of the same hostname, is gone). Not backoffLimitPerIndex: the
+   * output never uses it (docs/reliability.md, "Deleting the namespace").
+   */
   readonly podReplacementPolicy: boolean;
   /** The pod label batch.kubernetes.io/job-completion-index (beta 1.28). */
   readonly completionIndexLabel: boolean;
@@ -63,9 +68,22 @@ export function kubernetesFeatures(version: string): KubernetesFeatures {
     minor,
     nativeSidecars: minor >= 29,
     successPolicy: minor >= 31,
-    backoffLimitPerIndex: minor >= 29,
     podReplacementPolicy: minor >= 29,
     completionIndexLabel: minor >= 28,
     imageVolumes: minor >= IMAGE_VOLUMES_MINOR,
   };
+}
+
+/** A feature of KubernetesFeatures (every field but the minor). */
+export type KubernetesFeature = Exclude<keyof KubernetesFeatures, 'minor'>;
+
+/** Minors past the floor searched for a feature's first version: far beyond any release. */
+const SEARCHED_MINORS = 100;
+
+/** The oldest minor whose target has `feature` (once on, a feature stays on in every later minor). */
+export function featureSince(feature: KubernetesFeature): number {
+  for (let minor = MIN_KUBERNETES_MINOR; minor < MIN_KUBERNETES_MINOR + SEARCHED_MINORS; minor++) {
+    if (kubernetesFeatures(`1.${minor}`)[feature]) return minor;
+  }
+  throw new Error(`kubernetesFeatures: ${feature} is on in no version from 1.${MIN_KUBERNETES_MINOR} to 1.${MIN_KUBERNETES_MINOR + SEARCHED_MINORS - 1}`);
 }

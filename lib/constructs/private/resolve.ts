@@ -71,9 +71,11 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
   const size = props.size ?? 1;
   const version = props.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const features = kubernetesFeatures(version);
+  // restartPolicy Never only with podReplacementPolicy: without it a replacement pod could start
+  // beside its terminating predecessor, of the same hostname.
   const restartPolicy = props.pod?.restartPolicy
-    ?? (features.backoffLimitPerIndex ? PodRestartPolicy.NEVER : PodRestartPolicy.ON_FAILURE);
-  const nativeFailureHandling = restartPolicy === PodRestartPolicy.NEVER && features.backoffLimitPerIndex;
+    ?? (features.podReplacementPolicy ? PodRestartPolicy.NEVER : PodRestartPolicy.ON_FAILURE);
+  const nativeFailureHandling = restartPolicy === PodRestartPolicy.NEVER && features.podReplacementPolicy;
   const runnerIndex = props.containers.length === 1 ? 0 : props.containers.findIndex((c) => c.runFlux === true);
   const flux = props.flux ?? {};
   const view = flux.container ?? {};
