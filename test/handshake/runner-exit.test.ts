@@ -42,23 +42,6 @@ describe('prepareRunnerExitDir', () => {
     expect(() => prepareRunnerExitDir(path.join(dir, 'file', 'exited'))).not.toThrow();
     fs.rmSync(dir, { recursive: true });
   });
-
-  test('the directory watch calls back as the file appears, long before the fallback poll', async () => {
-    // GIVEN a watch whose poll would come only after a minute
-    const dir = fs.mkdtempSync(path.join(require('os').tmpdir(), 'runner-exit-'));
-    let called = 0;
-    const stop = watchRunnerExit(path.join(dir, 'exited'), () => called++, 60_000);
-    // WHEN another file, then the runner's, appear
-    fs.writeFileSync(path.join(dir, 'other'), '');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(called).toBe(0);
-    fs.writeFileSync(path.join(dir, 'exited'), '');
-    // THEN the callback has run once, by the watch
-    for (let i = 0; i < 50 && called === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(called).toBe(1);
-    stop();
-    fs.rmSync(dir, { recursive: true });
-  });
 });
 
 describe('watchRunnerExit', () => {
