@@ -61,6 +61,8 @@ export function fluxPaths(mountPath: string) {
      * it exits 0: a clean end, not a pod stopped from outside.
      */
     releasedMarker: `${config}/released`,
+    /** The broker's local socket (the readiness probes look for it on the lead). */
+    localSocket: `${config}/run/flux/local`,
     localUri: `local://${config}/run/flux/local`,
     /** The Flux environment file the entrypoint writes (`. <mountPath>/flux-view.sh`). */
     viewScript: `${root}/flux-view.sh`,

@@ -216,7 +216,7 @@ export function renderReadiness(model: Pick<ScriptModel, 'clusterName' | 'mountP
       CLUSTER_NAME: model.clusterName,
       PORT_HEX: readiness.fluxPort.toString(16).toUpperCase().padStart(4, '0'),
       LEAD_CHILDREN: readiness.leadChildren,
-      LOCAL_SOCKET: fluxPaths(model.mountPath).localUri.replace(/^local:\/\//, ''),
+      LOCAL_SOCKET: fluxPaths(model.mountPath).localSocket,
     },
     flags: {},
   });

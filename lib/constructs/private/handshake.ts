@@ -7,9 +7,8 @@ import {
 } from '../../core/handshake-contract';
 import { DEFAULT_NODE_IMAGE } from '../../core/images';
 import { ENTRYPOINT_MOUNT_DIR, fluxPaths } from '../../core/paths';
-import { childRanks } from '../../core/topology';
 import { FLUX_READINESS_PROBE, VOLUMES } from './containers';
-import { ResolvedMiniCluster } from './resolve';
+import { ResolvedMiniCluster, leadReadyChildren } from './resolve';
 
 export { HANDSHAKE_CONTAINER };
 /** The emptyDir the handshake writes its results into, shared with the Flux runner. */
@@ -82,8 +81,8 @@ export function handshakeParts(r: ResolvedMiniCluster, programConfigMap: string)
     // The runner's readiness rule (flux-ready.sh's): the lead's children at the smallest size.
     readiness: {
       port: h.readyPort,
-      leadChildren: childRanks(0, r.minSize ?? r.size, r.topology).length,
-      localSocket: fluxPaths(r.mountPath).localUri.replace(/^local:\/\//, ''),
+      leadChildren: leadReadyChildren(r),
+      localSocket: fluxPaths(r.mountPath).localSocket,
     },
   });
   const env: EnvVar[] = wiring.env.map((e) => (e.fieldPath !== undefined

@@ -2,7 +2,7 @@
 import { DEFAULT_FLUX_VIEW_IMAGE } from '../../core/images';
 import { viewMountPath } from '../../core/paths';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesFeatures, kubernetesFeatures } from '../../core/kubernetes-version';
-import { DEFAULT_TOPOLOGY } from '../../core/topology';
+import { DEFAULT_TOPOLOGY, childRanks } from '../../core/topology';
 import { wholeQuantity } from '../../core/k8s-formats';
 import { CertificateSource } from '../certificate';
 import { MiniClusterProps } from '../mini-cluster-props';
@@ -131,6 +131,11 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
 }
 
 /** flux.container.source, with the older inMemory flag as its alias (validation rejects a disagreement). */
+/** The TBON children the lead needs connected to be Ready: its own among the quorum's ranks (docs/day2.md). */
+export function leadReadyChildren(r: ResolvedMiniCluster): number {
+  return childRanks(0, r.minSize ?? r.size, r.topology).length;
+}
+
 export function viewSource(view: FluxViewOptions): FluxViewSource {
   return view.source ?? (view.inMemory ? FluxViewSource.COPY_TO_MEMORY : FluxViewSource.COPY_TO_DISK);
 }

@@ -2,10 +2,9 @@
 import { CERTIFICATE_MOUNT_DIR, CERTIFICATE_SECRET_KEY } from '../../core/certificate-contract';
 import { hostname, rangeHostlist } from '../../core/hostlist';
 import { ENTRYPOINT_MOUNT_DIR } from '../../core/paths';
-import { childRanks } from '../../core/topology';
 import { WORKER_RC_PLANS } from '../../core/worker-rc-plans';
 import { HandshakeScriptModel, LeadMode, ScriptModel } from '../../scripts/model';
-import { nodeTaskFlags, resourceEncodeArgs, ResolvedMiniCluster } from './resolve';
+import { leadReadyChildren, nodeTaskFlags, resourceEncodeArgs, ResolvedMiniCluster } from './resolve';
 import { AUTOSCALE_DIR } from '../../core/autoscale-contract';
 import { resolveAutoscale } from './autoscale';
 
@@ -28,7 +27,7 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerTa
   return {
     clusterName: r.name,
     // The lead is up once its TBON children among the quorum's ranks (broker.quorum) connected.
-    readiness: { fluxPort: r.brokerPort, leadChildren: childRanks(0, r.minSize ?? r.size, r.topology).length },
+    readiness: { fluxPort: r.brokerPort, leadChildren: leadReadyChildren(r) },
     leadHostname: hostname(r.name, 0),
     hostlist: rangeHostlist(r.name, r.maxSize),
     size: r.size,

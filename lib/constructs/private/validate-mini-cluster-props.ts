@@ -4,7 +4,7 @@
  */
 import { isIP } from 'net';
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
-import { DEFAULT_HANDSHAKE_OUT_DIR, HandshakeMode, rendezvousServiceName } from '../../core/handshake-contract';
+import { DEFAULT_HANDSHAKE_OUT_DIR, DEFAULT_HANDSHAKE_PORT, HandshakeMode, rendezvousServiceName } from '../../core/handshake-contract';
 import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, VIEWS_MOUNT_DIR, viewMountPath, viewTreeDir } from '../../core/paths';
 import { parseTopology } from '../../core/topology';
 import { DEFAULT_KUBERNETES_VERSION, IMAGE_VOLUMES_MINOR, featuresIfValid, parseKubernetesVersion } from '../../core/kubernetes-version';
@@ -125,7 +125,7 @@ function validateHandshake(props: MiniClusterProps, add: Add) {
   if (h.port !== undefined && (!intInRange(h.port, 1, 65535) || h.port === brokerPort)) {
     add('handshake.port', h.port, `must be a port from 1 to 65535 other than the broker port (${brokerPort})`);
   }
-  const handshakePort = h.port ?? 8060;
+  const handshakePort = h.port ?? DEFAULT_HANDSHAKE_PORT;
   if (h.readyPort !== undefined && (!intInRange(h.readyPort, 1, 65535) || h.readyPort === brokerPort || h.readyPort === handshakePort)) {
     add('handshake.readyPort', h.readyPort, `must be a port from 1 to 65535 other than the broker port (${brokerPort}) and handshake.port (${handshakePort})`);
   }
