@@ -126,7 +126,7 @@ const f2 = (x: number) => x.toFixed(2);
 async function main(argv: string[]): Promise<void> {
   const flag = (name: string) => argv[argv.indexOf(name) + 1];
   if (argv.includes('--kubeconfig')) {
-    await kubeBringup(flag('--kubeconfig'), argv.includes('--context') ? flag('--context') : undefined, findEngines().podemu, WORK);
+    await kubeBringup(flag('--kubeconfig'), argv.includes('--context') ? flag('--context') : undefined, findEngines().podemu, WORK, argv.includes('--write-docs'));
     return;
   }
   const engines = findEngines();

@@ -111,7 +111,7 @@ function firstTryCell(rows: readonly Row[]): string {
 async function main(argv: string[]): Promise<void> {
   const flag = (name: string) => argv[argv.indexOf(name) + 1];
   if (argv.includes('--kubeconfig')) {
-    await kubeScale(flag('--kubeconfig'), argv.includes('--context') ? flag('--context') : undefined, CASES, RUNS, WORK);
+    await kubeScale(flag('--kubeconfig'), argv.includes('--context') ? flag('--context') : undefined, CASES, RUNS, WORK, argv.includes('--write-docs'));
     return;
   }
   const engines = findEngines();

@@ -5,8 +5,11 @@
  * `align` has one letter per column: `l` left, `r` right (numbers).
  */
 export function printTable(columns: string[], align: string, rows: string[]): void {
+  for (const line of tableLines(columns, align, rows)) console.log(line);
+}
+
+/** The lines printTable prints. */
+export function tableLines(columns: string[], align: string, rows: string[]): string[] {
   if (align.length !== columns.length) throw new Error(`printTable: ${columns.length} columns but ${align.length} alignment letters`);
-  console.log(`| ${columns.join(' | ')} |`);
-  console.log(`|${[...align].map((a) => (a === 'r' ? '---:' : '---')).join('|')}|`);
-  for (const r of rows) console.log(r);
+  return [`| ${columns.join(' | ')} |`, `|${[...align].map((a) => (a === 'r' ? '---:' : '---')).join('|')}|`, ...rows];
 }

@@ -22,6 +22,7 @@ export const VERSION_CASES: ReadonlyArray<{ readonly what: string; readonly id: 
   { what: 'the day-2 commands', id: /^day-2: / },
   { what: 'the autoscaler', id: /^example autoscale,/ },
   { what: 'the elastic example', id: /^example elastic$/ },
+  { what: 'YAML of an older target on an upgraded cluster', id: /^upgrade: / },
 ];
 
 function minorKey(minor: string): number[] {

@@ -85,7 +85,7 @@ test('a cluster that can run it: exit 0, one summary line; reads only, and never
     kind: 'MiniClusterCheck',
     server: { url: server.url, version: 'v1.35.1' },
     files: [distFile('hello-world')],
-    clusters: [{ job: 'flux-sample', namespace: 'default', kubernetesVersion: '1.34', size: 4, maxSize: 4 }],
+    clusters: [{ job: 'flux-sample', namespace: 'default', kubernetesVersion: '1.35', size: 4, maxSize: 4 }],
     result: 'Runs',
     findings: [],
   });
@@ -114,16 +114,17 @@ test('a server older than the target kubernetesVersion: a warning, and an error 
   // GIVEN an EKS 1.30 server
   healthyCluster();
   server.version = { major: '1', minor: '30+', gitVersion: 'v1.30.14-eks-931bdca', platform: 'linux/amd64' };
-  // WHEN hello world, synthesized for 1.34, is checked
+  // WHEN hello world, synthesized for 1.35 (the default), is checked
   const { code, report, rules } = await findings(distFile('hello-world'));
   // THEN the skew is a warning naming both versions; the successPolicy the server drops is the error
   expect(code).toBe(1);
   expect(rules).toEqual(['error job-feature Job/flux-sample', 'warning server-version Job/flux-sample']);
   expect(report.findings[1]).toEqual({
     rule: 'server-version', severity: 'warning', object: 'Job/flux-sample', namespace: 'default',
-    message: 'the server is v1.30.14-eks-931bdca, older than Kubernetes 1.34, the target this Job was synthesized for (flux-framework.org/kubernetes-version): '
-      + "the output may use what 1.30 lacks (successPolicy (the lead's exit completes the Job), 1.31); each field the server drops or refuses is a job-feature error",
-    fix: "synthesize with kubernetesVersion: '1.30' (the cluster's minor), or run it on a cluster of Kubernetes 1.34 or newer",
+    message: 'the server is v1.30.14-eks-931bdca, older than Kubernetes 1.35, the target this Job was synthesized for (flux-framework.org/kubernetes-version): '
+      + "the output may use what 1.30 lacks (successPolicy (the lead's exit completes the Job), 1.31; the Flux view as an image volume (flux.container.source IMAGE_VOLUME), 1.35); "
+      + 'each field the server drops or refuses is a job-feature error',
+    fix: "synthesize with kubernetesVersion: '1.30' (the cluster's minor), or run it on a cluster of Kubernetes 1.35 or newer",
   });
   expect(report.findings[0].message).toBe("uses successPolicy (spec.successPolicy), which Kubernetes v1.30.14-eks-931bdca does not take (JobSuccessPolicy: beta, on by default 1.31): "
     + "the server drops it: the lead's exit no longer completes the Job, and the workers run on until the deadline");
@@ -159,11 +160,11 @@ test('version skew: a target newer than the server, or older by more than one mi
   const text = await check(['-f', synthesized('target-1.36', { kubernetesVersion: '1.36' })]);
   expect(text.stdout).toMatch(/^WARNING \[server-version\] default\/Job\/flux-sample: the server is v1\.35\.1, older than Kubernetes 1\.36, .*\. Fix: synthesize with kubernetesVersion: '1\.35'/m);
   expect(text.stdout).toContain(`default/Job/flux-sample would run on ${server.url} (Kubernetes v1.35.1); 1 warnings, 0 cannot tell`);
-  // WHEN the cluster was upgraded to 1.37 and the YAML (the default target, 1.34) was not THEN the skew is named
+  // WHEN the cluster was upgraded to 1.37 and the YAML (the default target, 1.35) was not THEN the skew is named
   server.version = { major: '1', minor: '37', gitVersion: 'v1.37.2' };
   const upgraded = await findings(distFile('hello-world'));
   expect([upgraded.code, upgraded.rules]).toEqual([0, ['warning server-version Job/flux-sample']]);
-  expect(upgraded.report.findings[0].message).toMatch(/^the server is v1\.37\.2, 3 minors newer than Kubernetes 1\.34, /);
+  expect(upgraded.report.findings[0].message).toMatch(/^the server is v1\.37\.2, 2 minors newer than Kubernetes 1\.35, /);
   // WHEN the Job carries no target (the annotation removed) THEN no version finding, and the rest of the check runs
   const unmarked = changed('hello-world', (docs) => docs.map((d) => {
     if (d.kind === 'Job' && d.metadata.name === 'flux-sample') delete d.metadata.annotations['flux-framework.org/kubernetes-version'];

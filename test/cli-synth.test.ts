@@ -245,7 +245,7 @@ spec:
     });
 
     test.each([
-      [['--view-source', 'image-volume'], "(option --view-source) = \"image-volume\": needs Kubernetes 1.35 or newer, where image volumes are on by default (kubernetesVersion is 1.34); use 'copy-to-disk' or 'copy-to-memory' before"],
+      [['--view-source', 'image-volume', '--kubernetes-version', '1.34'], "(option --view-source) = \"image-volume\": needs Kubernetes 1.35 or newer, where image volumes are on by default (kubernetesVersion is 1.34); use 'copy-to-disk' or 'copy-to-memory' before"],
       [['--view-source', 'image-volume', '--kubernetes-version', '1.35', '--view-in-memory'], "(option --view-in-memory) = true: contradicts flux.container.source 'image-volume' (inMemory: true is source 'copy-to-memory'); set only source"],
     ])('GIVEN %j THEN an error naming the option, and nothing written', (args, message) => {
       const dir = workspace({ 'hello.yaml': HELLO });

@@ -364,7 +364,7 @@ describe('MiniCluster', () => {
       'flux-framework.org/size': '2',
     });
     // and the default target when none is given
-    expect(synth().job.metadata.annotations['flux-framework.org/kubernetes-version']).toBe('1.34');
+    expect(synth().job.metadata.annotations['flux-framework.org/kubernetes-version']).toBe('1.35');
   });
 
   test('pod options reach the pod spec', () => {

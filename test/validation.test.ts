@@ -117,7 +117,7 @@ describe('validation', () => {
     ['a volume at the in-memory view path', { flux: { container: { inMemory: true } }, containers: [{ image: 'a', volumes: { a: { path: '/mnt/flux/view', claimName: 'x' } } }] }, /volumes.a.path = "\/mnt\/flux\/view": the in-memory Flux view \(flux.container.inMemory\) is already mounted at \/mnt\/flux\/view/],
     ['an in-memory view that is not copied', { flux: { container: { inMemory: true, disable: true } } }, /flux.container.inMemory = true: needs the view: flux.container.disable is true, so nothing is copied/],
     ['an unknown view source', { flux: { container: { source: 'nfs' as any } } }, /flux.container.source = "nfs": must be one of copy-to-disk, copy-to-memory, image-volume/],
-    ['an image volume before Kubernetes 1.35', { flux: { container: { source: FluxViewSource.IMAGE_VOLUME } } },
+    ['an image volume before Kubernetes 1.35', { kubernetesVersion: '1.34', flux: { container: { source: FluxViewSource.IMAGE_VOLUME } } },
       /flux.container.source = "image-volume": needs Kubernetes 1.35 or newer, where image volumes are on by default \(kubernetesVersion is 1.34\); use 'copy-to-disk' or 'copy-to-memory' before/],
     ['an image volume for 1.33', { kubernetesVersion: '1.33', flux: { container: { source: FluxViewSource.IMAGE_VOLUME } } }, /needs Kubernetes 1.35 or newer, where image volumes are on by default \(kubernetesVersion is 1.33\)/],
     ['inMemory beside another source', { kubernetesVersion: '1.35', flux: { container: { inMemory: true, source: FluxViewSource.IMAGE_VOLUME } } },

@@ -14,9 +14,9 @@ import { placementCases } from './placement';
 import { optionCases } from './options';
 import { readinessCases } from './readiness';
 import { scaleCases } from './scale';
-import { versionCases } from './versions';
+import { upgradeCases, versionCases } from './versions';
 
 export function allCases(): { cases: E2eCase[]; rejected: RejectedCase[] } {
   const operator = operatorCases();
-  return { cases: [...exampleCases(), ...versionCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...autoscaleCases(), ...networkPolicyCases(), ...placementCases(), ...faultCases(), ...nodeFaultCases(), ...namespaceCases(), ...day2Cases(), ...kueueCases(), ...operator.cases], rejected: operator.rejected };
+  return { cases: [...exampleCases(), ...versionCases(), ...upgradeCases(), ...optionCases(), ...readinessCases(), ...imageVolumeCases(), ...scaleCases(), ...autoscaleCases(), ...networkPolicyCases(), ...placementCases(), ...faultCases(), ...nodeFaultCases(), ...namespaceCases(), ...day2Cases(), ...kueueCases(), ...operator.cases], rejected: operator.rejected };
 }

@@ -77,8 +77,8 @@ export interface MiniClusterProps {
   readonly shareProcessNamespace?: boolean;
   /**
    * Kubernetes minor version the output targets ('1.27' or newer). Newer versions get the native
-   * Job lifecycle (successPolicy, podFailurePolicy, per-index backoff, native sidecars).
-   * @default '1.34' (DEFAULT_KUBERNETES_VERSION)
+   * Job lifecycle (successPolicy, podFailurePolicy, native sidecars, image volumes: docs/objects.md).
+   * @default '1.35' (DEFAULT_KUBERNETES_VERSION)
    */
   readonly kubernetesVersion?: string;
   /**

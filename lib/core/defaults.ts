@@ -9,7 +9,7 @@ import { DEFAULT_KUBERNETES_VERSION, MIN_KUBERNETES_MINOR } from './kubernetes-v
  * `DEFAULT_FLUX_VIEW_IMAGE` and `DEFAULT_NODE_IMAGE`.
  */
 export class MiniClusterDefaults {
-  /** The Kubernetes version targeted when `kubernetesVersion` is not set (`1.34`). */
+  /** The Kubernetes version targeted when `kubernetesVersion` is not set (`1.35`). */
   public static readonly KUBERNETES_VERSION: string = DEFAULT_KUBERNETES_VERSION;
 
   /** The oldest Kubernetes minor version that can be targeted (27, i.e. 1.27). */

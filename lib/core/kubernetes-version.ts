@@ -12,12 +12,12 @@
 export const MIN_KUBERNETES_MINOR = 27;
 
 /**
- * The default target: the oldest minor version still in standard support on EKS, GKE and AKS in
- * November 2026 (1.34: EKS standard support until December 2026; 1.33 has left standard support
- * on all three).
+ * The default target: the oldest minor version still in standard support on EKS, GKE and AKS
+ * (docs/objects.md, "The default target"). At the end of November 2026 that is 1.35: 1.34 has left
+ * it on GKE (2026-08-30) and AKS (November 2026), and leaves it on EKS on 2026-12-02.
  * @jsii ignore other languages: MiniClusterDefaults.KUBERNETES_VERSION
  */
-export const DEFAULT_KUBERNETES_VERSION = '1.34';
+export const DEFAULT_KUBERNETES_VERSION = '1.35';
 
 /** What a target version supports. */
 export interface KubernetesFeatures {

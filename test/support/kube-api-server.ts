@@ -49,7 +49,7 @@ export class KubeApiServer {
   private readonly wss: any;
   private readonly objects = Object.fromEntries(Object.keys(KINDS).map((k) => [k, new Map<string, Obj>()])) as Record<Kind, Map<string, Obj>>;
   /** What GET /version answers (undefined: 404, as a server without the endpoint). */
-  version: Obj | undefined = { major: '1', minor: '34', gitVersion: 'v1.34.2', platform: 'linux/amd64' };
+  version: Obj | undefined = { major: '1', minor: '35', gitVersion: 'v1.35.2', platform: 'linux/amd64' };
   private readonly watchers: Array<{ kind: Kind; ns: string; query: URLSearchParams; res: http.ServerResponse }> = [];
   private readonly logFollowers: Array<{ key: string; res: http.ServerResponse; sent: number }> = [];
   private readonly children = new Set<ChildProcess>();
