@@ -137,6 +137,12 @@ export interface KubeVariant {
   readonly minNodes?: number;
   /** Grow the Job to `to` pods `atSeconds` after the first pod was created, as `kubectl minicluster scale` does (podemu's stagger makes pods late instead). */
   readonly grow?: { readonly to: number; readonly atSeconds: number };
+  /**
+   * What an API server older than 1.`minor` does instead (drops a field the output uses) and why:
+   * there these expectations are merged over the others, so the version matrix holds the promised
+   * fail-fast, not a failure.
+   */
+  readonly beforeMinor?: { readonly minor: number; readonly why: string; readonly expect: Partial<Expectation> };
 }
 
 /**

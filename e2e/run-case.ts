@@ -23,7 +23,7 @@ const DEFAULT_TIMEOUT_SECONDS = 180;
 /** Where a case runs: the pod emulator, or a real cluster in a namespace of the case's own. */
 export type Target =
   | { readonly kind: 'podemu'; readonly engines: Engines }
-  | { readonly kind: 'kube'; readonly kube: KubeTarget; readonly namespace: string; readonly keep?: boolean; readonly nodeControl?: NodeControl };
+  | { readonly kind: 'kube'; readonly kube: KubeTarget; readonly namespace: string; readonly keep?: boolean; readonly nodeControl?: NodeControl; readonly serverMinor?: number };
 
 /** The outcome of one case. */
 export interface CaseResult {
@@ -77,8 +77,10 @@ function brokersUp(run: JobRun, count: number): boolean {
 }
 
 /** The expectation on this target: a case may say what differs on a real cluster. */
-export function expectationFor(c: E2eCase, target: Target['kind']): Expectation {
-  return target === 'kube' && c.kube?.expect ? { ...c.expect, ...c.kube.expect } : c.expect;
+export function expectationFor(c: E2eCase, target: Target['kind'], serverMinor?: number): Expectation {
+  if (target !== 'kube') return c.expect;
+  const older = c.kube?.beforeMinor && serverMinor !== undefined && serverMinor < c.kube.beforeMinor.minor ? c.kube.beforeMinor.expect : undefined;
+  return c.kube?.expect || older ? { ...c.expect, ...c.kube?.expect, ...older } : c.expect;
 }
 
 /** Runs the case in `dir` (replaced). */
@@ -90,7 +92,7 @@ export async function runCase(c: E2eCase, target: Target, dir: string): Promise<
   c.patch?.apply(docs);
   if (target.kind === 'kube') c.kube?.patch?.apply(docs);
   const facts = jobFacts(docs);
-  const expect = expectationFor(c, target.kind);
+  const expect = expectationFor(c, target.kind, target.kind === 'kube' ? target.serverMinor : undefined);
   const timeout = c.podemu?.timeout ?? DEFAULT_TIMEOUT_SECONDS;
   const logs = path.join(dir, 'logs');
   // A real cluster's extra time counts for the waits before the exec steps too (a lost node's pods are freed late).

@@ -144,7 +144,8 @@ async function main(argv: string[]): Promise<number> {
     for (let run = 1; run <= (c.faults?.runs ?? 1); run++) {
       const dir = path.join(root, (kube ? 'kube-' : '') + slug(c.id) + (run > 1 ? `.run${run}` : ''));
       const namespace = caseNamespace(c.id, run);
-      const target: Target = kube ? { kind: 'kube', kube, namespace, keep: args.keep, nodeControl } : { kind: 'podemu', engines };
+      const serverMinor = versions ? Number(versions.minor.split('.')[1]) : undefined;
+      const target: Target = kube ? { kind: 'kube', kube, namespace, keep: args.keep, nodeControl, serverMinor } : { kind: 'podemu', engines };
       const t0 = Date.now();
       let result: CaseResult;
       try {

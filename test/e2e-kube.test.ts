@@ -261,6 +261,18 @@ describe('the command line and the report', () => {
     expect(expectationFor(changed, 'podemu')).toBe(c.expect);
   });
 
+  test('GIVEN the image-volume cases WHEN the API server is older than 1.35 THEN the expected outcome is the fail-fast with 78, from 1.35 the success', () => {
+    for (const id of ['example image-volume', 'example hello-world with the view as a read-only image volume']) {
+      const c = allCases().cases.find((x) => x.id === id)!;
+      const before = expectationFor(c, 'kube', 34);
+      expect(before).toMatchObject({ result: 'Failed', noBrokers: true, leadOutputExactly: undefined });
+      expect(before.reason!.test('PodFailurePolicy: Container flux-view for pod flux-image-view-0-2qt46 failed with exit code 78 matching FailJob rule at index 3')).toBe(true);
+      expect(before.terminationMessages![0].patterns[0].test('flux-view-check: the pod has no flux view image volume at /opt/views on node kn1: the API server dropped the image volume ghcr.io/x:y and its mounts, as ...')).toBe(true);
+      for (const minor of [35, 37, undefined]) expect(expectationFor(c, 'kube', minor).result).toBe('Succeeded');
+      expect(expectationFor(c, 'podemu').result).toBe('Succeeded');
+    }
+  });
+
   test('GIVEN both runs THEN the report shows each case\'s two results side by side, with the cluster\'s versions', () => {
     const { cases, rejected } = allCases();
     const first = cases.slice(0, 2);

@@ -8,12 +8,11 @@ import { PRODUCTION_PROPS } from '../../examples/production';
 import { DEFAULT_FLUX_VIEW_IMAGE, FluxViewSource, PodSecurityLevel } from '../../lib';
 import { VIEW_CHECK_EXIT_CODE } from '../../lib/scripts/render';
 import { E2eCase } from '../case';
+import { DROPPED_BEFORE_1_35, VERSION } from './image-volume-versions';
 import { exampleSynth } from './examples';
 import { LAMMPS_LIMIT, LAMMPS_NEEDS, lammpsExpectation } from './images';
 import { synthCluster } from './synth';
 
-/** The first Kubernetes version with image volumes on by default. */
-const VERSION = '1.35';
 
 /**
  * A Flux job's view of the tree it runs from: how many broker log lines complain of a read-only
@@ -37,6 +36,7 @@ export function imageVolumeCases(): E2eCase[] {
         flux: { container: { source: FluxViewSource.IMAGE_VOLUME } },
         containers: [{ image: 'ubuntu:noble', command: PROBE }],
       }),
+      kube: { beforeMinor: DROPPED_BEFORE_1_35 },
       expect: {
         result: 'Succeeded',
         leadOutputExactly: [

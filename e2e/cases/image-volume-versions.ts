@@ -1,0 +1,26 @@
+/** The image volume by Kubernetes version: where it runs, and what the output promises before. */
+
+/** The first Kubernetes version with image volumes on by default. */
+export const VERSION = '1.35';
+
+/**
+ * On an API server before 1.35 the image volume is accepted and dropped (its ImageVolume gate is
+ * off): what the output promises there is the view check failing every pod at once with 78, saying
+ * so, and the Job failing by its podFailurePolicy before any broker starts.
+ */
+export const DROPPED_BEFORE_1_35 = {
+  minor: Number(VERSION.split('.')[1]),
+  why: 'the API server accepts and drops the image volume (ImageVolume gate off): the view check fails the pods with 78 naming the API server, and the Job fails at once',
+  expect: {
+    result: 'Failed' as const,
+    reason: /PodFailurePolicy: Container flux-view for pod \S+ failed with exit code 78 matching FailJob rule/,
+    noBrokers: true,
+    leadOutputExactly: undefined,
+    leadOutput: undefined,
+    terminationMessages: [{
+      index: 0,
+      container: 'flux-view',
+      patterns: [/^flux-view-check: the pod has no flux view image volume at .*: the API server dropped the image volume \S+ and its mounts/, /run on Kubernetes 1\.35 or newer/],
+    }],
+  },
+};
