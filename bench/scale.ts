@@ -8,7 +8,7 @@
  * running `true`), the two in alternating order; each figure is also printed over the floor (x
  * floor: the median of the per-run ratios).
  * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX). SCALE_RUNS sets the runs (default 3),
- * SCALE_CASES the cases as size:source pairs (default 16:image-volume,16:copy-to-disk,
+ * SCALE_CASES the cases as size:source[:runs] entries (default 16:image-volume,16:copy-to-disk,
  * 64:image-volume,64:copy-to-disk,128:image-volume).
  * With `-- --kubeconfig FILE [--context NAME]` it runs on that cluster instead (scale/kube.ts).
  */
