@@ -8,7 +8,7 @@
  * running `true`), the two in alternating order; each figure is also printed over the floor (x
  * floor: the median of the per-run ratios).
  * Needs what `npm run e2e` needs (root, podemu, FLUX_PREFIX). SCALE_RUNS sets the runs (default 3),
- * SCALE_CASES the cases as size:source pairs (default 16:image-volume,16:copy-to-disk,
+ * SCALE_CASES the cases as size:source[:runs] entries (default 16:image-volume,16:copy-to-disk,
  * 64:image-volume,64:copy-to-disk,128:image-volume).
  * With `-- --kubeconfig FILE [--context NAME]` it runs on that cluster instead (scale/kube.ts).
  */
@@ -25,17 +25,14 @@ import { phaseCells, phases } from './bringup/phases';
 import { runnerImage } from './floor';
 import { floorFile, podemuFloor } from './floor-podemu';
 import { floorCell, xFloorCell } from './floor-ratio';
+import { parseScaleCase } from './scale/cases';
 import { median } from './stats';
 import { printTable } from './table';
 
 const WORK = process.env.SCALE_DIR ?? '/tmp/cdk8s-minicluster-scale';
 const RUNS = Number(process.env.SCALE_RUNS ?? 3);
 const CASES = (process.env.SCALE_CASES ?? '16:image-volume,16:copy-to-disk,64:image-volume,64:copy-to-disk,128:image-volume')
-  .split(',').map((c) => {
-    const [size, source] = c.split(':');
-    if (!(Object.values(FluxViewSource) as string[]).includes(source)) throw new Error(`SCALE_CASES: unknown source '${source}'`);
-    return { size: Number(size), source: source as FluxViewSource };
-  });
+  .split(',').map((c) => parseScaleCase(c, RUNS));
 
 interface Row {
   /** null when podemu's broker monitor did not see every connection (see sampleGap). */
@@ -111,7 +108,7 @@ function firstTryCell(rows: readonly Row[]): string {
 async function main(argv: string[]): Promise<void> {
   const flag = (name: string) => argv[argv.indexOf(name) + 1];
   if (argv.includes('--kubeconfig')) {
-    await kubeScale(flag('--kubeconfig'), argv.includes('--context') ? flag('--context') : undefined, CASES, RUNS, WORK, argv.includes('--write-docs'));
+    await kubeScale(flag('--kubeconfig'), argv.includes('--context') ? flag('--context') : undefined, CASES, WORK, argv.includes('--write-docs'));
     return;
   }
   const engines = findEngines();
@@ -121,13 +118,13 @@ async function main(argv: string[]): Promise<void> {
   }
   const table: string[] = [];
   const phaseRows: string[] = [];
-  for (const { size, source } of CASES) {
+  for (const { size, source, runs } of CASES) {
     const prepared = prepare(size, source);
     const floor = floorFile(path.join(prepared.dir, 'floor'), size, runnerImage(readDocs(prepared.manifests)));
     const rows: Row[] = [];
     /** The floor's Job success of each run (first pod -> success, as the cluster's). */
     const floors: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
+    for (let i = 0; i < runs; i++) {
       // Alternate which goes first, so a drift in the machine's load hits both alike.
       for (const which of i % 2 ? ['floor', 'cluster'] : ['cluster', 'floor']) {
         if (which === 'floor') floors.push(await podemuFloor(engines, floor, { logs: path.join(prepared.dir, `logs-floor-${i + 1}`), timeout: 900 }));
@@ -146,7 +143,7 @@ async function main(argv: string[]): Promise<void> {
     const ps = rows.map((r) => phases(r.summary)).filter((p): p is NonNullable<typeof p> => p !== undefined);
     phaseRows.push(`| ${size} | ${source} | ${phaseCells(ps, 1)} |`);
   }
-  console.log(`\n${RUNS} runs each; seconds from the first pod's start; RSS is VmHWM, the largest of any one process. floor: a bare Indexed Job of as many pods `
+  console.log(`\n${CASES.map((c) => c.runs).join(', ')} runs; seconds from the first pod's start; RSS is VmHWM, the largest of any one process. floor: a bare Indexed Job of as many pods `
     + 'running `true` (bench/floor.ts), its Job success; x floor: the median of the per-run ratios of the figure to the floor run beside it.\n');
   printTable(['pods', 'view', 'brokers connected (runs)', 'median', 'Job success (runs)', 'median', 'floor (s)', 'x floor (brokers connected)', 'x floor (Job success)',
     'every broker connected on its first try', 'peak RSS, one broker (MiB)', 'peak RSS, one sidecar (MiB)'], 'rllrlrrrrlrr', table);

@@ -21,6 +21,7 @@ import { indexedJob, readDocs } from '../../e2e/manifests';
 import { floorInput, measure, measuredOnCluster } from '../bringup/kube';
 import { runnerImage } from '../floor';
 import { floorCell, xFloorCell } from '../floor-ratio';
+import { ScaleCase } from './cases';
 import { median } from '../stats';
 import { SCALE_DOC, writeSection } from '../record';
 import { tableLines } from '../table';
@@ -55,12 +56,12 @@ async function runOnce(target: KubeTarget, size: number, source: FluxViewSource,
 
 const f1 = (x: number | null): string => (x === null ? 'n/a' : x.toFixed(1));
 
-export async function kubeScale(kubeconfig: string, context: string | undefined, cases: Array<{ size: number; source: FluxViewSource }>, runs: number, work: string, writeDocs = false): Promise<void> {
+export async function kubeScale(kubeconfig: string, context: string | undefined, cases: ScaleCase[], work: string, writeDocs = false): Promise<void> {
   const target = connectTarget(kubeconfig, context);
   const nodes = (await target.core.listNode()).items;
   const allocatable = Math.max(0, ...nodes.map((n) => cpuMillis(n.status?.allocatable?.cpu) ?? 0));
   const rows: string[] = [];
-  for (const { size, source } of cases) {
+  for (const { size, source, runs } of cases) {
     const dir = path.join(work, `kube-${size}-${source}`);
     const floor = floorInput(size, runnerImage(readDocs(scaleCluster(dir, size, source))));
     const got: KubeScaleRun[] = [];
@@ -87,13 +88,13 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
     rows.push(`| ${size} | ${source} | ${got.map((r) => f1(r.brokers)).join(', ')} | ${up.length ? f1(median(up)) : 'n/a'} | ${got.map((r) => f1(r.success)).join(', ')} | ${f1(median(got.map((r) => r.success)))} `
       + `| ${floorCell(floors, 1)} | ${xFloorCell(got.map((r) => r.brokers), floors)} | ${xFloorCell(got.map((r) => r.success), floors)} | ${note ?? ''} |`);
   }
-  const about = `${runs} runs each; seconds from apply. floor: a bare Indexed Job of as many pods running \`true\` `
+  const about = `${cases.map((c) => `${c.runs} run${c.runs > 1 ? 's' : ''} at ${c.size} pods`).join(', ')}; seconds from apply. floor: a bare Indexed Job of as many pods running \`true\` `
     + '(bench/floor.ts), apply to Complete; x floor: the median of the per-run ratios of the figure to the floor run beside it.';
   const table = tableLines(['pods', 'view', 'every broker up (runs)', 'median', 'Job success (runs)', 'median', 'floor (s)', 'x floor (every broker up)', 'x floor (Job success)', 'note'], 'rllrlrrrrl', rows);
   console.log(`\nReal cluster (${target.server}), ${nodes.length} node(s): ${about}\n`);
   for (const line of table) console.log(line);
   if (writeDocs) {
-    const command = `SCALE_CASES=${cases.map((c) => `${c.size}:${c.source}`).join(',')} SCALE_RUNS=${runs} npm run bench:scale -- --kubeconfig FILE --write-docs`;
+    const command = `SCALE_CASES=${cases.map((c) => `${c.size}:${c.source}:${c.runs}`).join(',')} npm run bench:scale -- --kubeconfig FILE --write-docs`;
     writeSection('scale-kube', [await measuredOnCluster(target, command), '', about, '', ...table]);
     console.log(`written into ${SCALE_DOC}`);
   }
