@@ -116,7 +116,7 @@ describe('npm run e2e without its engines', () => {
     expect(result.status).toBe(0);
     const lines = result.stdout.trim().split('\n').filter((l) => !l.startsWith('e2e: the Flux Operator tests are absent'));
     expect(lines.length).toBeGreaterThanOrEqual(13);
-    for (const line of lines) expect(line).toMatch(/^skip (example|operator|fault|node fault|network policy:|namespace deletion:|day-2:|placement:|kueue:) \S.*: .*no Flux \(set FLUX_PREFIX/);
+    for (const line of lines) expect(line).toMatch(/^skip (example|operator|fault|node fault|network policy:|namespace deletion:|day-2:|placement:|kueue:|upgrade:) \S.*: .*no Flux \(set FLUX_PREFIX/);
     // every example case the runner has: the examples, hello world for older Kubernetes versions, with options, readiness
     expect(lines.filter((l) => l.startsWith('skip example '))).toHaveLength(allCases().cases.filter((c) => c.id.startsWith('example ')).length);
   });
