@@ -29,6 +29,14 @@ export const DEFAULT_FLUX_PORT = 8050;
 export const DEFAULT_READY_PORT = 8061;
 /** The path the readiness probe gets. */
 export const READY_PATH = '/readyz';
+
+/**
+ * A port as /proc/net/tcp writes it (4 upper-case hex digits): both readiness rules, flux-ready.sh
+ * and the sidecar's (runtime/handshake/readiness.ts), match the broker port's connections by it.
+ */
+export function procNetPort(port: number): string {
+  return port.toString(16).toUpperCase().padStart(4, '0');
+}
 /** Whole-handshake deadline; on expiry the program exits with HANDSHAKE_EXIT_DEADLINE. */
 export const DEFAULT_HANDSHAKE_DEADLINE_SECONDS = 300;
 /** The shared emptyDir the program writes its results into. */

@@ -46,6 +46,7 @@ export function viewTreeDir(mountPath: string | undefined): string {
 export function fluxPaths(mountPath: string) {
   const root = mountPath.replace(/\/+$/, '') || '/';
   const config = `${root}/config`;
+  const localSocket = `${config}/run/flux/local`;
   return {
     config,
     configDir: `${config}/etc/flux/config`,
@@ -62,8 +63,8 @@ export function fluxPaths(mountPath: string) {
      */
     releasedMarker: `${config}/released`,
     /** The broker's local socket (the readiness probes look for it on the lead). */
-    localSocket: `${config}/run/flux/local`,
-    localUri: `local://${config}/run/flux/local`,
+    localSocket,
+    localUri: `local://${localSocket}`,
     /** The Flux environment file the entrypoint writes (`. <mountPath>/flux-view.sh`). */
     viewScript: `${root}/flux-view.sh`,
     stateDir: `${config}/var/lib/flux`,

@@ -4,6 +4,7 @@
  * the few facts the scripts rely on for their own correctness, and fails with every problem at once.
  */
 import { DRAIN_REASON } from '../core/autoscale-contract';
+import { procNetPort } from '../core/handshake-contract';
 import { STOPPED_EXIT_CODE } from '../core/runner-exit-codes';
 import { rangeHostlist } from '../core/hostlist';
 import { fluxPaths, IMAGE_VIEW_DIR, VIEW_IMAGE_CHECK_DIR, viewTreeDir } from '../core/paths';
@@ -214,7 +215,7 @@ export function renderReadiness(model: Pick<ScriptModel, 'clusterName' | 'mountP
   return renderTemplate(READY_SCRIPT_KEY, {
     values: {
       CLUSTER_NAME: model.clusterName,
-      PORT_HEX: readiness.fluxPort.toString(16).toUpperCase().padStart(4, '0'),
+      PORT_HEX: procNetPort(readiness.fluxPort),
       LEAD_CHILDREN: readiness.leadChildren,
       LOCAL_SOCKET: fluxPaths(model.mountPath).localSocket,
     },

@@ -130,12 +130,12 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
   };
 }
 
-/** flux.container.source, with the older inMemory flag as its alias (validation rejects a disagreement). */
 /** The TBON children the lead needs connected to be Ready: its own among the quorum's ranks (docs/day2.md). */
 export function leadReadyChildren(r: ResolvedMiniCluster): number {
   return childRanks(0, r.minSize ?? r.size, r.topology).length;
 }
 
+/** flux.container.source, with the older inMemory flag as its alias (validation rejects a disagreement). */
 export function viewSource(view: FluxViewOptions): FluxViewSource {
   return view.source ?? (view.inMemory ? FluxViewSource.COPY_TO_MEMORY : FluxViewSource.COPY_TO_DISK);
 }

@@ -7,7 +7,7 @@
  */
 import * as fs from 'fs';
 import * as http from 'http';
-import { READY_PATH } from '../../core/handshake-contract';
+import { READY_PATH, procNetPort } from '../../core/handshake-contract';
 import { Logger } from './log';
 
 /** What the check needs; `tables` and `socketExists` are seams for the tests. */
@@ -48,7 +48,7 @@ export const PROC_SOURCES: ReadinessSources = {
 /** Connected, or why not: a worker has a connection to its parent's broker port; the lead enough children. */
 export function readiness(rule: ReadinessRule, sources: ReadinessSources): { ready: boolean; reason: string } {
   if (rule.rank === 0 && !sources.socketExists(rule.localSocket)) return { ready: false, reason: 'the broker is not up (no local socket)' };
-  const portHex = `:${rule.fluxPort.toString(16).toUpperCase().padStart(4, '0')}`;
+  const portHex = `:${procNetPort(rule.fluxPort)}`;
   let children = 0;
   for (const read of sources.tables()) {
     for (const line of read().split('\n').slice(1)) {
