@@ -52,7 +52,8 @@ function readLegacyKube(repoRoot: string): RunRecord | undefined {
   return versions ? { ...record, versions } : record;
 }
 
-function minorOrder(a: RunRecord, b: RunRecord): number {
+/** Records by their Kubernetes minor, oldest first (a record without versions first of all). */
+export function minorOrder(a: RunRecord, b: RunRecord): number {
   const key = (r: RunRecord) => (r.versions?.minor ?? '0.0').split('.').map(Number);
   const [x, y] = [key(a), key(b)];
   return x[0] - y[0] || x[1] - y[1];

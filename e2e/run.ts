@@ -127,6 +127,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`e2e: the API server's version is unknown (${info.server}): GET /version must answer, since a real cluster's results are kept by Kubernetes minor`);
     return 2;
   }
+  const serverMinor = versions ? Number(versions.minor.split('.')[1]) : undefined;
   const nodeControl = kube ? nodeControlFrom(args.nodeControl) : undefined;
   const nodes = kube && cases.some((c) => c.faults?.nodes?.length || c.kube?.minNodes) ? schedulableReadyNodes((await kube.core.listNode()).items) : undefined;
   const noKueue = kube && cases.some((c) => c.kueue) ? await kueueMissing(kube) : undefined;
@@ -144,7 +145,6 @@ async function main(argv: string[]): Promise<number> {
     for (let run = 1; run <= (c.faults?.runs ?? 1); run++) {
       const dir = path.join(root, (kube ? 'kube-' : '') + slug(c.id) + (run > 1 ? `.run${run}` : ''));
       const namespace = caseNamespace(c.id, run);
-      const serverMinor = versions ? Number(versions.minor.split('.')[1]) : undefined;
       const target: Target = kube ? { kind: 'kube', kube, namespace, keep: args.keep, nodeControl, serverMinor } : { kind: 'podemu', engines };
       const t0 = Date.now();
       let result: CaseResult;

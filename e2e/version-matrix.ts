@@ -6,6 +6,7 @@
 import { DEFAULT_KUBERNETES_VERSION } from '../lib/core/kubernetes-version';
 import { E2eCase } from './case';
 import { ClusterVersions } from './kube/cluster-info';
+import { minorOrder } from './record-files';
 import { RunRecord } from './run-record';
 
 /**
@@ -24,15 +25,6 @@ export const VERSION_CASES: ReadonlyArray<{ readonly what: string; readonly id: 
   { what: 'the elastic example', id: /^example elastic$/ },
   { what: 'YAML of an older target on an upgraded cluster', id: /^upgrade: / },
 ];
-
-function minorKey(minor: string): number[] {
-  return minor.split('.').map(Number);
-}
-
-function byMinor(a: RunRecord, b: RunRecord): number {
-  const [x, y] = [minorKey(a.versions!.minor), minorKey(b.versions!.minor)];
-  return x[0] - y[0] || x[1] - y[1];
-}
 
 /** The nodes' versions, nodes of the same versions together: `kn0, kn1: kubelet v1.34.4, containerd 2.4.2`. */
 function describeVersions(v: ClusterVersions): string {
@@ -65,7 +57,7 @@ function why(problems: string[]): string {
  * suite is left out, as in the main table). No lines when no record has versions.
  */
 export function versionMatrix(cases: E2eCase[], records: RunRecord[], main?: RunRecord): string[] {
-  const columns = records.filter((r) => r.versions).sort(byMinor);
+  const columns = records.filter((r) => r.versions).sort(minorOrder);
   if (!columns.length) return [];
   // One record per minor: the main run's column is the one of its minor.
   const isMain = (r: RunRecord) => r.versions!.minor === main?.versions?.minor;

@@ -1,7 +1,8 @@
 /** The image volume by Kubernetes version: where it runs, and what the output promises before. */
+import { IMAGE_VOLUMES_MINOR } from '../../lib/core/kubernetes-version';
 
 /** The first Kubernetes version with image volumes on by default. */
-export const VERSION = '1.35';
+export const VERSION = `1.${IMAGE_VOLUMES_MINOR}`;
 
 /**
  * On an API server before 1.35 the image volume is accepted and dropped (its ImageVolume gate is
@@ -9,7 +10,7 @@ export const VERSION = '1.35';
  * so, and the Job failing by its podFailurePolicy before any broker starts.
  */
 export const DROPPED_BEFORE_1_35 = {
-  minor: Number(VERSION.split('.')[1]),
+  minor: IMAGE_VOLUMES_MINOR,
   why: 'the API server accepts and drops the image volume (ImageVolume gate off): the view check fails the pods with 78 naming the API server, and the Job fails at once',
   expect: {
     result: 'Failed' as const,

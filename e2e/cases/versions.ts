@@ -3,6 +3,7 @@
  * gets another pod lifecycle (kubernetesVersion, docs/objects.md, "Kubernetes versions"), and each must boot.
  */
 import { E2eCase, MANIFESTS_FILE } from '../case';
+import { kubeMinor } from '../kube/cluster-info';
 import { synthCluster } from './synth';
 
 /** What changes at each version: the handshake's lifecycle and mode, and the Job's failure handling. */
@@ -36,9 +37,9 @@ export const UPGRADE_FROM = '1.34';
 export function upgradeCheckShows(from: number): (doc: any) => string[] {
   return (doc) => {
     const problems: string[] = [];
-    const m = /^v?1\.(\d+)/.exec(doc.server?.version ?? '');
-    if (!m) return [`server.version ${doc.server?.version}, expected v1.N`];
-    const lag = Number(m[1]) - from;
+    const minor = kubeMinor(doc.server?.version ?? '');
+    if (!minor) return [`server.version ${doc.server?.version}, expected v1.N`];
+    const lag = Number(minor.split('.')[1]) - from;
     if (doc.result !== 'Runs') problems.push(`result ${doc.result}, expected Runs`);
     const findings: any[] = doc.findings ?? [];
     for (const f of findings.filter((x) => x.severity === 'error')) problems.push(`error [${f.rule}] ${f.message}`);
