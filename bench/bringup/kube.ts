@@ -21,9 +21,7 @@ import { floorJob, runnerImage } from '../floor';
 import { floorCell, xFloorCell } from '../floor-ratio';
 import { median } from '../stats';
 import { naiveDocs, naiveSecretFile } from './naive';
-import { clusterInfo, describeCluster } from '../../e2e/kube/cluster-info';
-import { SCALE_DOC, measuredOn, writeSection } from '../record';
-import { tableLines } from '../table';
+import { reportKubeTable } from '../kube-table';
 
 const JOBS = ['naive', 'library', 'library, image volume', 'floor'] as const;
 type JobKind = typeof JOBS[number];
@@ -108,21 +106,14 @@ export async function kubeBringup(kubeconfig: string, context: string | undefine
       rows.push(`| ${n} | ${which} | ${f2(median(rounds.map((r) => r[which])))} | ${rounds.map((r) => f2(r[which])).join(', ')} | ${ratio} | ${floorCell(floors, 2)} | ${xFloorCell(rounds.map((r) => r[which]), floors)} |`);
     }
   }
-  const about = `Seconds from apply to Job success, ${runs} rotating rounds; ratio = median of the per-round ratios to the naive Job; `
-    + 'floor: a bare Indexed Job of N pods running `true` (bench/floor.ts), x floor = median of the per-round ratios to it.';
-  const table = tableLines(['N', 'Job', 'median (s)', 'each round (s)', 'ratio to naive', 'floor (s)', 'x floor'], 'rlrlrrr', rows);
-  console.log(`\nReal cluster (${target.server}): ${about}\n`);
-  for (const line of table) console.log(line);
-  if (writeDocs) {
-    const command = `BRINGUP_RUNS=${runs} BRINGUP_SIZES=${sizes.join(',')} npm run bench:bringup -- --kubeconfig FILE --write-docs`;
-    writeSection('bringup-kube', [await measuredOnCluster(target, command), '', about, '', ...table]);
-    console.log(`written into ${SCALE_DOC}`);
-  }
-}
-
-/** measuredOn for this cluster, today. */
-export async function measuredOnCluster(target: KubeTarget, command: string): Promise<string> {
-  const info = await clusterInfo(target, []);
-  const cordoned = (await target.core.listNode()).items.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? '?');
-  return measuredOn(new Date().toISOString().slice(0, 10), command, describeCluster(info), cordoned);
+  await reportKubeTable(target, {
+    id: 'bringup-kube',
+    heading: '',
+    about: `Seconds from apply to Job success, ${runs} rotating rounds; ratio = median of the per-round ratios to the naive Job; `
+      + 'floor: a bare Indexed Job of N pods running `true` (bench/floor.ts), x floor = median of the per-round ratios to it.',
+    columns: ['N', 'Job', 'median (s)', 'each round (s)', 'ratio to naive', 'floor (s)', 'x floor'],
+    align: 'rlrlrrr',
+    rows,
+    command: `BRINGUP_RUNS=${runs} BRINGUP_SIZES=${sizes.join(',')} npm run bench:bringup -- --kubeconfig FILE --write-docs`,
+  }, writeDocs);
 }

@@ -18,13 +18,12 @@ import { createNamespace, deleteNamespace, moveToNamespace, podSecurityLabels } 
 import { KubeRun } from '../../e2e/kube/run';
 import { KubeTarget, connectTarget } from '../../e2e/kube/target';
 import { indexedJob, readDocs } from '../../e2e/manifests';
-import { floorInput, measure, measuredOnCluster } from '../bringup/kube';
+import { floorInput, measure } from '../bringup/kube';
 import { runnerImage } from '../floor';
 import { floorCell, xFloorCell } from '../floor-ratio';
 import { ScaleCase } from './cases';
 import { median } from '../stats';
-import { SCALE_DOC, writeSection } from '../record';
-import { tableLines } from '../table';
+import { reportKubeTable } from '../kube-table';
 
 interface KubeScaleRun {
   /** Apply to every broker up; null when the run could not date the brokers. */
@@ -88,14 +87,14 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
     rows.push(`| ${size} | ${source} | ${got.map((r) => f1(r.brokers)).join(', ')} | ${up.length ? f1(median(up)) : 'n/a'} | ${got.map((r) => f1(r.success)).join(', ')} | ${f1(median(got.map((r) => r.success)))} `
       + `| ${floorCell(floors, 1)} | ${xFloorCell(got.map((r) => r.brokers), floors)} | ${xFloorCell(got.map((r) => r.success), floors)} | ${note ?? ''} |`);
   }
-  const about = `${cases.map((c) => `${c.runs} run${c.runs > 1 ? 's' : ''} at ${c.size} pods`).join(', ')}; seconds from apply. floor: a bare Indexed Job of as many pods running \`true\` `
-    + '(bench/floor.ts), apply to Complete; x floor: the median of the per-run ratios of the figure to the floor run beside it.';
-  const table = tableLines(['pods', 'view', 'every broker up (runs)', 'median', 'Job success (runs)', 'median', 'floor (s)', 'x floor (every broker up)', 'x floor (Job success)', 'note'], 'rllrlrrrrl', rows);
-  console.log(`\nReal cluster (${target.server}), ${nodes.length} node(s): ${about}\n`);
-  for (const line of table) console.log(line);
-  if (writeDocs) {
-    const command = `SCALE_CASES=${cases.map((c) => `${c.size}:${c.source}:${c.runs}`).join(',')} npm run bench:scale -- --kubeconfig FILE --write-docs`;
-    writeSection('scale-kube', [await measuredOnCluster(target, command), '', about, '', ...table]);
-    console.log(`written into ${SCALE_DOC}`);
-  }
+  await reportKubeTable(target, {
+    id: 'scale-kube',
+    heading: `, ${nodes.length} node(s)`,
+    about: `${cases.map((c) => `${c.runs} run${c.runs > 1 ? 's' : ''} at ${c.size} pods`).join(', ')}; seconds from apply. floor: a bare Indexed Job of as many pods running \`true\` `
+      + '(bench/floor.ts), apply to Complete; x floor: the median of the per-run ratios of the figure to the floor run beside it.',
+    columns: ['pods', 'view', 'every broker up (runs)', 'median', 'Job success (runs)', 'median', 'floor (s)', 'x floor (every broker up)', 'x floor (Job success)', 'note'],
+    align: 'rllrlrrrrl',
+    rows,
+    command: `SCALE_CASES=${cases.map((c) => `${c.size}:${c.source}:${c.runs}`).join(',')} npm run bench:scale -- --kubeconfig FILE --write-docs`,
+  }, writeDocs);
 }

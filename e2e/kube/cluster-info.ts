@@ -3,7 +3,7 @@ import { KubeTarget, client } from './target';
 
 export interface ClusterInfo {
   readonly server: string;
-  readonly nodes: Array<{ name: string; kubelet: string; runtime: string; kernel: string; os: string; cpu: string; memory: string }>;
+  readonly nodes: Array<{ name: string; kubelet: string; runtime: string; kernel: string; os: string; cpu: string; memory: string; unschedulable?: boolean }>;
   /** What the API cannot show (runc, CoreDNS run outside the cluster), from --cluster-note. */
   readonly notes: string[];
 }
@@ -30,6 +30,7 @@ export async function clusterInfo(target: KubeTarget, notes: string[]): Promise<
     os: n.status?.nodeInfo?.osImage ?? '?',
     cpu: n.status?.allocatable?.cpu ?? '?',
     memory: n.status?.allocatable?.memory ?? '?',
+    unschedulable: n.spec?.unschedulable === true,
   }));
   return { server: version?.gitVersion ?? '?', nodes, notes };
 }
