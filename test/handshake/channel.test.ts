@@ -103,3 +103,24 @@ describe('handshake channel: the challenge-response and the frames around it', (
     expect(err).toMatchObject({ kind: 'timeout' });
   });
 });
+
+describe('a late server: the client waits as long as it is told', () => {
+  test('GIVEN a server that takes 500 ms to challenge WHEN a client waits 200 ms THEN it times out; WHEN it waits 1000 ms (doubled twice) THEN it authenticates', async () => {
+    // GIVEN a server whose process gets to each new connection only after 500 ms
+    const srv = net.createServer((s) => {
+      s.on('error', () => undefined);
+      setTimeout(() => authenticateClient(s, keys, WELCOME, 5000).catch(() => undefined), 500);
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const port = (srv.address() as net.AddressInfo).port;
+    try {
+      const short = await authenticateToServer(await connect(port), keys, 1, { t: 'ping' }, 200).catch((e: AuthError) => e);
+      expect(short).toMatchObject({ kind: 'timeout' });
+      const { channel, welcome } = await authenticateToServer(await connect(port), keys, 1, { t: 'ping' }, 1000);
+      expect(welcome).toEqual(WELCOME);
+      channel.destroy();
+    } finally {
+      srv.close();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import * as net from 'net';
+import { IoTimeout, ioTimeout } from './io-timeout';
 import { HandshakeKeys, hmac, macEqual, nonce } from './keys';
 
 /**
@@ -16,8 +17,14 @@ import { HandshakeKeys, hmac, macEqual, nonce } from './keys';
 export const MAX_FRAME_BYTES = 4096;
 /** A hello or an auth frame is ~200 bytes: before a client proved the key it may buffer no more. */
 export const PRE_AUTH_FRAME_BYTES = 1024;
-/** The whole challenge-response, not each of its reads. */
+/** The whole challenge-response, not each of its reads: a client's first try. */
 export const AUTH_TIMEOUT_MS = 5000;
+/**
+ * The longest wait for a challenge-response. A client doubles its wait after each timeout up to
+ * this, and a handshake server waits this long for its clients: a lead whose pod gets a 128th of two
+ * CPUs answers late, and a try abandoned at 5 s is work lost that the retry must do again.
+ */
+export const MAX_AUTH_TIMEOUT_MS = 60000;
 /** Version 2: one session per pod with rank 0, joins reported by the parent. */
 export const PROTOCOL_VERSION = 2;
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -54,7 +61,7 @@ class LineSocket {
   private partial: Buffer[] = [];
   private partialBytes = 0;
   private queue: string[] = [];
-  private waiter: { resolve: (l: string) => void; reject: (e: Error) => void; timer: NodeJS.Timeout } | undefined;
+  private waiter: { resolve: (l: string) => void; reject: (e: Error) => void; timer: IoTimeout } | undefined;
   private listener: ((line: string) => void) | undefined;
   private closeListener: ((err: AuthError) => void) | undefined;
   private closed: AuthError | undefined;
@@ -97,7 +104,7 @@ class LineSocket {
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = undefined;
-      clearTimeout(w.timer);
+      w.timer.clear();
       return w.resolve(line);
     }
     // During the challenge-response only one line is expected at a time. Session lines queue only
@@ -120,7 +127,7 @@ class LineSocket {
     err.remote ??= this.socket.remoteAddress;
     this.socket.destroy();
     if (this.waiter) {
-      clearTimeout(this.waiter.timer);
+      this.waiter.timer.clear();
       this.waiter.reject(err);
       this.waiter = undefined;
     }
@@ -131,7 +138,7 @@ class LineSocket {
     if (this.queue.length > 0) return Promise.resolve(this.queue.shift()!);
     if (this.closed) return Promise.reject(this.closed);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.fail(new AuthError('timeout', `no answer within ${timeoutMs} ms`)), timeoutMs);
+      const timer = ioTimeout(timeoutMs, () => this.fail(new AuthError('timeout', `no answer within ${timeoutMs} ms`)));
       this.waiter = { resolve, reject, timer };
     });
   }
@@ -261,13 +268,13 @@ export interface ClientSession {
 }
 
 /** Client side: checks the server proves the key, proves it too, sends `first`; returns the session. */
-export async function authenticateToServer(socket: net.Socket, keys: HandshakeKeys, claimedRank: number, first: Message): Promise<ClientSession> {
+export async function authenticateToServer(socket: net.Socket, keys: HandshakeKeys, claimedRank: number, first: Message, timeoutMs = AUTH_TIMEOUT_MS): Promise<ClientSession> {
   // The challenge carries the server's entry; this side only talks to servers it chose.
   const lines = new LineSocket(socket, 1, MAX_FRAME_BYTES);
   try {
     const nc = nonce();
     lines.write(`${JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION, nc, fp: keys.fingerprint, rank: claimedRank })}\n`);
-    const ch = parse(await lines.next(AUTH_TIMEOUT_MS));
+    const ch = parse(await lines.next(timeoutMs));
     if (ch.t !== 'challenge' || typeof ch.ns !== 'string' || !HEX64.test(ch.ns) || typeof ch.fp !== 'string'
       || typeof ch.peer !== 'string' || typeof ch.mac !== 'string') {
       throw new AuthError('protocol', 'expected a challenge');
@@ -293,11 +300,11 @@ export async function authenticateToServer(socket: net.Socket, keys: HandshakeKe
  * Server side: challenges the client, telling it who this server is (`welcome`, not secret, proved
  * with the key); only a client that proves the key gets a channel.
  */
-export async function authenticateClient(socket: net.Socket, keys: HandshakeKeys, welcome: Message): Promise<Channel> {
+export async function authenticateClient(socket: net.Socket, keys: HandshakeKeys, welcome: Message, timeoutMs = AUTH_TIMEOUT_MS): Promise<Channel> {
   const lines = new LineSocket(socket, 2, PRE_AUTH_FRAME_BYTES);
-  const deadline = Date.now() + AUTH_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   try {
-    const hello = parse(await lines.next(AUTH_TIMEOUT_MS));
+    const hello = parse(await lines.next(timeoutMs));
     if (hello.t !== 'hello' || hello.v !== PROTOCOL_VERSION || typeof hello.nc !== 'string' || !HEX64.test(hello.nc)
       || typeof hello.fp !== 'string' || !HEX32.test(hello.fp)) {
       throw new AuthError('protocol', 'expected a hello');

@@ -1,4 +1,5 @@
 import * as net from 'net';
+import { connectWithin, ioTimeout } from './io-timeout';
 
 /**
  * The Flux broker port speaks ZMTP (libzmq). Both ends of a ZMTP connection write a 10-byte
@@ -25,7 +26,7 @@ function readSignature(socket: net.Socket, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     let got = Buffer.alloc(0);
     const done = (e?: Error): void => {
-      clearTimeout(timer);
+      timer.clear();
       socket.removeListener('data', onData);
       socket.removeListener('close', onClose);
       if (e) reject(e);
@@ -36,7 +37,7 @@ function readSignature(socket: net.Socket, timeoutMs: number): Promise<Buffer> {
       if (got.length >= ZMTP_SIGNATURE_BYTES) done();
     };
     const onClose = (): void => done(new Error('closed before a ZMTP greeting'));
-    const timer = setTimeout(() => done(new Error(`no ZMTP greeting within ${timeoutMs / 1000}s`)), timeoutMs);
+    const timer = ioTimeout(timeoutMs, () => done(new Error(`no ZMTP greeting within ${timeoutMs / 1000}s`)));
     socket.on('data', onData);
     socket.once('close', onClose);
   });
@@ -48,17 +49,9 @@ function readSignature(socket: net.Socket, timeoutMs: number): Promise<Buffer> {
  * Closes before sending anything, so the broker only sees a connection that went away.
  */
 export async function probeFluxBroker(ip: string, port: number): Promise<void> {
-  const socket = net.connect({ host: ip, port, timeout: CONNECT_TIMEOUT_MS });
+  const socket = await connectWithin(ip, port, CONNECT_TIMEOUT_MS);
   socket.on('error', () => undefined);
   try {
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => {
-        socket.setTimeout(0);
-        resolve();
-      });
-      socket.once('timeout', () => reject(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })));
-      socket.once('error', reject);
-    });
     const signature = await readSignature(socket, ZMTP_SIGNATURE_TIMEOUT_MS);
     if (!isZmtpSignature(signature)) throw new Error('answered without a ZMTP greeting (not a Flux broker)');
   } finally {

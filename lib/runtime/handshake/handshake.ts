@@ -1,14 +1,14 @@
-import * as net from 'net';
 import {
   HANDSHAKE_EXIT_BIND_PORT, HANDSHAKE_EXIT_CERT_MISMATCH, HANDSHAKE_EXIT_DEADLINE, HANDSHAKE_EXIT_INTERNAL, HandshakeLifecycle, HandshakeMode,
 } from '../../core/handshake-contract';
 import { hostname as hostOf } from '../../core/hostlist';
 import { childRanks, isInteriorRank, parentRank } from '../../core/topology';
-import { AUTH_TIMEOUT_MS, AuthError, Channel, Message, authenticateToServer } from './channel';
+import { AUTH_TIMEOUT_MS, AuthError, Channel, MAX_AUTH_TIMEOUT_MS, Message, authenticateToServer } from './channel';
 import { checkBind, checkHostname, readCertificate } from './checks';
 import { HandshakeConfig, podFqdn } from './config';
 import { Directory, PeerEntry, entryOf, peerMessage } from './directory';
 import { HandshakeFailure } from './failure';
+import { connectWithin, isTimeout } from './io-timeout';
 import { HandshakeKeys, deriveKeys } from './keys';
 import { LateJoin, lateJoinFor } from './late-join';
 import { ChangeLog, Logger } from './log';
@@ -25,6 +25,9 @@ const RESOLVED_REUSE_MS = 2000;
 /** Directory session heartbeat: a ping every 10 s; silence for 35 s means rank 0 is gone. */
 const HEARTBEAT_INTERVAL_MS = 10000;
 const HEARTBEAT_TIMEOUT_MS = 35000;
+/** Retries after a timeout (an overloaded peer): from about a second, up to 10 s, with jitter. */
+const OVERLOAD_FIRST_MS = 1000;
+const OVERLOAD_CAP_MS = 10000;
 
 /** Thrown inside loops once the handshake has failed or stopped, to unwind quietly. */
 class Stopped extends Error {}
@@ -57,6 +60,8 @@ export class Handshake {
   private parent?: PeerEntry;
   private parentCandidate?: PeerEntry;
   private parentGeneration = 0;
+  /** How long the next challenge-response may take: doubled after each timeout (an overloaded peer), reset by a success. */
+  private authWaitMs = AUTH_TIMEOUT_MS;
   /** TBON children that verified this rank, with the epoch (run) they did it in. */
   private readonly childrenSeen = new Map<number, number>();
   /** Joins of children not yet reported to rank 0. */
@@ -269,25 +274,16 @@ export class Handshake {
 
   /** Connects and authenticates; `first` leaves with the proof; the server's entry came with its challenge. */
   private async connect(ip: string, port: number, first: Message, keepAlive = false): Promise<{ ch: Channel; welcome: PeerEntry }> {
-    const socket = net.connect({ host: ip, port, timeout: CONNECT_TIMEOUT_MS });
+    const socket = await connectWithin(ip, port, CONNECT_TIMEOUT_MS);
     socket.setNoDelay(true);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => {
-        socket.setTimeout(0);
-        resolve();
-      });
-      socket.once('timeout', () => {
-        socket.destroy();
-        reject(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' }));
-      });
-      socket.once('error', reject);
-    });
     // Keepalive notices a vanished rank 0 (pod deleted, no RST) on the long-lived directory session.
     if (keepAlive) socket.setKeepAlive(true, 10000);
     let session: { channel: Channel; welcome: Message };
     try {
-      session = await authenticateToServer(socket, this.keys, this.rank, first);
+      session = await authenticateToServer(socket, this.keys, this.rank, first, this.authWaitMs);
+      this.authWaitMs = AUTH_TIMEOUT_MS;
     } catch (e) {
+      if (isTimeout(e)) this.authWaitMs = Math.min(2 * this.authWaitMs, MAX_AUTH_TIMEOUT_MS);
       if (e instanceof AuthError && e.kind === 'mismatch') {
         this.fail(new HandshakeFailure(HANDSHAKE_EXIT_CERT_MISMATCH,
           `the peer at ${ip}:${port} holds a different CURVE certificate (fingerprint ${e.peerFingerprint}, ours ${this.keys.fingerprint}); `
@@ -310,6 +306,8 @@ export class Handshake {
   private async directoryLoop(resolved?: { ip: string; at: number }): Promise<void> {
     const dnsBackoff = new Backoff(100, 500);
     const connectBackoff = new Backoff(50, 250);
+    // A timeout says rank 0 (or this pod) is short of CPU: quick retries would only add to its load.
+    const overloadBackoff = new Backoff(OVERLOAD_FIRST_MS, OVERLOAD_CAP_MS);
     const changes = new ChangeLog(this.log, 'directory');
     // The last good lookup (`resolved`) is reused while it is fresh: the rendezvous Service's IP is
     // stable, and a lookup per connect attempt would only load the cluster DNS.
@@ -340,11 +338,12 @@ export class Handshake {
         if (e instanceof Stopped || this.stopped) return;
         this.directoryReason = `${host} (${ip}:${this.config.port}): ${reasonOf(e)}`;
         changes.failing(this.directoryReason, { host });
-        await sleep(connectBackoff.next());
+        await sleep(isTimeout(e) ? overloadBackoff.next() : connectBackoff.next());
         continue;
       }
       dnsBackoff.reset();
       connectBackoff.reset();
+      overloadBackoff.reset();
       changes.ok({ host, rank0: session.welcome.ip });
       this.rank0 = session.welcome;
       this.directoryChannel = session.ch;
@@ -354,10 +353,13 @@ export class Handshake {
       this.checkReady();
       // Heartbeat: a rank 0 whose node vanished sends no FIN, and kernel keepalive takes ~11 min.
       let heard = Date.now();
-      const heartbeat = setInterval(() => {
+      // Judged after the pending I/O is read (setImmediate), as ioTimeout does: a process that got no
+      // CPU for 35 s must not drop a session whose pongs wait in the socket.
+      const heartbeat = setInterval(() => setImmediate(() => {
+        if (this.directoryChannel !== session.ch) return;
         if (Date.now() - heard > HEARTBEAT_TIMEOUT_MS) session.ch.destroy();
         else session.ch.send({ t: 'ping' });
-      }, HEARTBEAT_INTERVAL_MS);
+      }), HEARTBEAT_INTERVAL_MS);
       await new Promise<void>((resolve) => session.ch.listen((m) => {
         heard = Date.now();
         this.onDirectoryMessage(m);
@@ -400,6 +402,7 @@ export class Handshake {
     this.parentReason = 'not answered yet';
     this.log.info('parent-known', { parent: e.rank, ip: e.ip, port: e.port });
     const backoff = new Backoff(50, 500);
+    const overloadBackoff = new Backoff(OVERLOAD_FIRST_MS, OVERLOAD_CAP_MS);
     const changes = new ChangeLog(this.log, 'parent-check');
     while (!this.stopped && generation === this.parentGeneration) {
       try {
@@ -408,7 +411,7 @@ export class Handshake {
           if (welcome.rank !== e.rank || welcome.epoch !== e.epoch) {
             throw new Error(`answered as rank ${welcome.rank} epoch ${welcome.epoch}, expected rank ${e.rank} epoch ${e.epoch}`);
           }
-          const ack = await ch.next(AUTH_TIMEOUT_MS);
+          const ack = await ch.next(this.authWaitMs);
           if (ack.t !== 'ack') throw new Error(`answered '${ack.t}' instead of ack`);
         } finally {
           ch.close();
@@ -421,7 +424,7 @@ export class Handshake {
         if (err instanceof Stopped || this.stopped) return;
         this.parentReason = reasonOf(err);
         changes.failing(this.parentReason, { parent: e.rank, ip: e.ip });
-        await sleep(backoff.next());
+        await sleep(isTimeout(err) ? overloadBackoff.next() : backoff.next());
       }
     }
   }

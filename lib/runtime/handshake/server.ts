@@ -1,13 +1,13 @@
 import * as net from 'net';
 import { HANDSHAKE_EXIT_BIND_PORT } from '../../core/handshake-contract';
-import { AuthError, Channel, Message, authenticateClient } from './channel';
+import { AuthError, Channel, MAX_AUTH_TIMEOUT_MS, Message, authenticateClient } from './channel';
 import { HandshakeFailure } from './failure';
 import { HandshakeKeys } from './keys';
 import { Logger } from './log';
 
 /** Bounds that keep a flood of connections or garbage from exhausting the process. */
 export interface ServerLimits {
-  /** Connections still in the challenge-response (each lives at most AUTH_TIMEOUT_MS). */
+  /** Connections still in the challenge-response (each lives at most MAX_AUTH_TIMEOUT_MS). */
   readonly maxPending: number;
   /** All open connections. */
   readonly maxTotal: number;
@@ -93,7 +93,7 @@ export class HandshakeServer {
       counted = false;
     };
     socket.once('close', settle);
-    authenticateClient(socket, this.keys, this.welcome).then((ch) => {
+    authenticateClient(socket, this.keys, this.welcome, MAX_AUTH_TIMEOUT_MS).then((ch) => {
       settle();
       this.onSession(ch);
     }, (e: AuthError) => {
