@@ -32,9 +32,13 @@ export function phases(summary: Summary): PhaseTimes | undefined {
   };
 }
 
-/** The phases' medians over runs as table cells, lastPod to success, '–' for a phase no run has (pods without init containers). */
-export function phaseCells(ps: readonly PhaseTimes[], digits: number): string {
-  const keys: Array<keyof PhaseTimes> = ['lastPod', 'init', 'mainStart', 'brokerStart', 'connected', 'success'];
+const ALL_PHASES: Array<keyof PhaseTimes> = ['lastPod', 'init', 'mainStart', 'brokerStart', 'connected', 'success'];
+
+/**
+ * The phases' medians over runs as table cells, lastPod to success, '–' for a phase no run has (pods
+ * without init containers). `keys`: fewer phases (a real cluster shows no broker process, only its container).
+ */
+export function phaseCells(ps: readonly PhaseTimes[], digits: number, keys: ReadonlyArray<keyof PhaseTimes> = ALL_PHASES): string {
   return keys.map((key) => {
     const values = ps.map((p) => p[key]).filter((v): v is number => v !== undefined);
     return values.length > 0 ? median(values).toFixed(digits) : '–';

@@ -24,14 +24,23 @@ import { floorCell, xFloorCell } from '../floor-ratio';
 import { ScaleCase } from './cases';
 import { median } from '../stats';
 import { reportKubeTable } from '../kube-table';
+import { PhaseTimes, phaseCells, phases } from '../bringup/phases';
+import { ContainerUsage, ContainerUsageSampler } from './container-usage';
 
 interface KubeScaleRun {
   /** Apply to every broker up; null when the run could not date the brokers. */
   readonly brokers: number | null;
   readonly success: number;
+  /** When the last pod ended each phase, from the first pod's creation (the API's times, 1 s resolution). */
+  readonly phases?: PhaseTimes;
+  /** The handshake sidecar per pod, from the kubelets' stats. */
+  readonly sidecar: ContainerUsage;
 }
 
-async function runOnce(target: KubeTarget, size: number, source: FluxViewSource, dir: string, ns: string, allocatable: number): Promise<{ run: KubeScaleRun; fitted?: string }> {
+/** The phases a real cluster dates: it shows the Flux container's start, not the broker process's. */
+const KUBE_PHASES: Array<keyof PhaseTimes> = ['lastPod', 'init', 'mainStart', 'connected', 'success'];
+
+async function runOnce(target: KubeTarget, size: number, source: FluxViewSource, dir: string, ns: string, allocatable: number, nodes: string[]): Promise<{ run: KubeScaleRun; fitted?: string }> {
   const docs = readDocs(scaleCluster(dir, size, source));
   const fitted = fitCpuRequests(docs, allocatable);
   const secret = readDocs([certificateSecret(dir, { secret: 'flux-scale-curve', cluster: 'flux-scale', namespace: 'default' })]);
@@ -42,11 +51,18 @@ async function runOnce(target: KubeTarget, size: number, source: FluxViewSource,
       namespace: ns, objects: moveToNamespace(docs, ns), job: 'flux-scale', runner: 'flux-scale', logs: path.join(dir, 'logs', ns), timeout: 900,
       viewScript: indexedJob(docs).metadata?.annotations?.[FLUX_VIEW_ANNOTATION],
     });
-    const s = await run.finished();
+    const sampler = new ContainerUsageSampler(target, nodes, ns, 'flux-handshake');
+    let s: Awaited<ReturnType<KubeRun['finished']>>;
+    try {
+      s = await run.finished();
+    } finally {
+      await sampler.stop();
+    }
+    const sidecar = await sampler.stop();
     if (s.result !== 'Succeeded' || s.apply_to_success_s == null) throw new Error(`${size} pods, ${source}, ${ns}: ${s.result} (${s.reason})`);
     // flux_instance_up_s counts from the first pod; apply came (apply_to_success_s - wall_time_s) before it.
     const offset = s.apply_to_success_s - (s.wall_time_s ?? s.apply_to_success_s);
-    return { run: { brokers: s.flux_instance_up_s == null ? null : s.flux_instance_up_s + offset, success: s.apply_to_success_s }, fitted };
+    return { run: { brokers: s.flux_instance_up_s == null ? null : s.flux_instance_up_s + offset, success: s.apply_to_success_s, phases: phases(s), sidecar }, fitted };
   } finally {
     const left = await deleteNamespace(target, ns);
     if (left) throw new Error(left);
@@ -54,12 +70,14 @@ async function runOnce(target: KubeTarget, size: number, source: FluxViewSource,
 }
 
 const f1 = (x: number | null): string => (x === null ? 'n/a' : x.toFixed(1));
+const f2 = (x: number | null): string => (x === null ? 'n/a' : x.toFixed(2));
 
 export async function kubeScale(kubeconfig: string, context: string | undefined, cases: ScaleCase[], work: string, writeDocs = false): Promise<void> {
   const target = connectTarget(kubeconfig, context);
   const nodes = (await target.core.listNode()).items;
   const allocatable = Math.max(0, ...nodes.map((n) => cpuMillis(n.status?.allocatable?.cpu) ?? 0));
   const rows: string[] = [];
+  const phaseRows: string[] = [];
   for (const { size, source, runs } of cases) {
     const dir = path.join(work, `kube-${size}-${source}`);
     const floor = floorInput(size, runnerImage(readDocs(scaleCluster(dir, size, source))));
@@ -76,16 +94,23 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
           floors.push(await measure(target, floor, ns, path.join(dir, 'logs', ns), 900, 500));
           continue;
         }
-        const { run, fitted } = await runOnce(target, size, source, dir, `scale-${size}-${source}-${i}`, allocatable);
+        const { run, fitted } = await runOnce(target, size, source, dir, `scale-${size}-${source}-${i}`, allocatable, nodes.filter((n) => !n.spec?.unschedulable).map((n) => n.metadata!.name!));
         note = fitted;
         got.push(run);
       }
       const run = got[i];
-      console.log(`${size} pods, ${source}, run ${i + 1}: brokers up ${f1(run.brokers)} s, Job success ${f1(run.success)} s, floor ${f1(floors[i])} s (from apply)${note ? `; ${note}` : ''}`);
+      console.log(`${size} pods, ${source}, run ${i + 1}: brokers up ${f1(run.brokers)} s, Job success ${f1(run.success)} s, floor ${f1(floors[i])} s (from apply); `
+        + `handshake sidecar per pod: peak working set ${f1(run.sidecar.peakMiB)} MiB (largest ${f1(run.sidecar.maxPeakMiB)}), CPU ${f2(run.sidecar.cpuSeconds)} s, ${run.sidecar.pods} pods sampled${note ? `; ${note}` : ''}`);
     }
     const up = got.map((r) => r.brokers).filter((b): b is number => b !== null);
     rows.push(`| ${size} | ${source} | ${got.map((r) => f1(r.brokers)).join(', ')} | ${up.length ? f1(median(up)) : 'n/a'} | ${got.map((r) => f1(r.success)).join(', ')} | ${f1(median(got.map((r) => r.success)))} `
       + `| ${floorCell(floors, 1)} | ${xFloorCell(got.map((r) => r.brokers), floors)} | ${xFloorCell(got.map((r) => r.success), floors)} | ${note ?? ''} |`);
+    const ps = got.map((r) => r.phases).filter((p): p is PhaseTimes => p !== undefined);
+    const sc = (pick: (u: ContainerUsage) => number | null, fmt: (x: number | null) => string): string => {
+      const v = got.map((r) => pick(r.sidecar)).filter((x): x is number => x !== null);
+      return v.length ? fmt(median(v)) : 'n/a';
+    };
+    phaseRows.push(`| ${size} | ${source} | ${phaseCells(ps, 1, KUBE_PHASES)} | ${f1(median(floors))} | ${sc((u) => u.peakMiB, f1)} (${sc((u) => u.maxPeakMiB, f1)}) | ${sc((u) => u.cpuSeconds, f2)} |`);
   }
   await reportKubeTable(target, {
     id: 'scale-kube',
@@ -95,6 +120,18 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
     columns: ['pods', 'view', 'every broker up (runs)', 'median', 'Job success (runs)', 'median', 'floor (s)', 'x floor (every broker up)', 'x floor (Job success)', 'note'],
     align: 'rllrlrrrrl',
     rows,
+    command: `SCALE_CASES=${cases.map((c) => `${c.size}:${c.source}:${c.runs}`).join(',')} npm run bench:scale -- --kubeconfig FILE --write-docs`,
+  }, writeDocs);
+  await reportKubeTable(target, {
+    id: 'scale-kube-phases',
+    heading: ': where the time goes',
+    about: 'medians over the runs above; seconds from the first pod\'s creation until the last pod ended each phase (container times from the API, 1 s resolution; '
+      + 'every broker connected from the lead\'s log); the floor\'s whole run (apply to Complete) beside them; the handshake sidecar\'s memory and CPU from the '
+      + 'kubelets\' stats summary, sampled every 3 s (median over the pods of each pod\'s peak, then over the runs).',
+    columns: ['pods', 'view', 'last pod created', 'init containers done', 'Flux container started', 'every broker connected', 'Job success', 'floor (s)',
+      'handshake sidecar: peak working set per pod, MiB (largest pod)', 'its CPU per pod (s)'],
+    align: 'rlrrrrrrrr',
+    rows: phaseRows,
     command: `SCALE_CASES=${cases.map((c) => `${c.size}:${c.source}:${c.runs}`).join(',')} npm run bench:scale -- --kubeconfig FILE --write-docs`,
   }, writeDocs);
 }
