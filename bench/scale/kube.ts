@@ -53,12 +53,12 @@ async function runOnce(target: KubeTarget, size: number, source: FluxViewSource,
     });
     const sampler = new ContainerUsageSampler(target, nodes, ns, 'flux-handshake');
     let s: Awaited<ReturnType<KubeRun['finished']>>;
+    let sidecar: ContainerUsage;
     try {
       s = await run.finished();
     } finally {
-      await sampler.stop();
+      sidecar = await sampler.stop();
     }
-    const sidecar = await sampler.stop();
     if (s.result !== 'Succeeded' || s.apply_to_success_s == null) throw new Error(`${size} pods, ${source}, ${ns}: ${s.result} (${s.reason})`);
     // flux_instance_up_s counts from the first pod; apply came (apply_to_success_s - wall_time_s) before it.
     const offset = s.apply_to_success_s - (s.wall_time_s ?? s.apply_to_success_s);
@@ -76,6 +76,8 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
   const target = connectTarget(kubeconfig, context);
   const nodes = (await target.core.listNode()).items;
   const allocatable = Math.max(0, ...nodes.map((n) => cpuMillis(n.status?.allocatable?.cpu) ?? 0));
+  const schedulable = nodes.filter((n) => !n.spec?.unschedulable).map((n) => n.metadata!.name!);
+  const command = `SCALE_CASES=${cases.map((c) => `${c.size}:${c.source}:${c.runs}`).join(',')} npm run bench:scale -- --kubeconfig FILE --write-docs`;
   const rows: string[] = [];
   const phaseRows: string[] = [];
   for (const { size, source, runs } of cases) {
@@ -94,7 +96,7 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
           floors.push(await measure(target, floor, ns, path.join(dir, 'logs', ns), 900, 500));
           continue;
         }
-        const { run, fitted } = await runOnce(target, size, source, dir, `scale-${size}-${source}-${i}`, allocatable, nodes.filter((n) => !n.spec?.unschedulable).map((n) => n.metadata!.name!));
+        const { run, fitted } = await runOnce(target, size, source, dir, `scale-${size}-${source}-${i}`, allocatable, schedulable);
         note = fitted;
         got.push(run);
       }
@@ -120,7 +122,7 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
     columns: ['pods', 'view', 'every broker up (runs)', 'median', 'Job success (runs)', 'median', 'floor (s)', 'x floor (every broker up)', 'x floor (Job success)', 'note'],
     align: 'rllrlrrrrl',
     rows,
-    command: `SCALE_CASES=${cases.map((c) => `${c.size}:${c.source}:${c.runs}`).join(',')} npm run bench:scale -- --kubeconfig FILE --write-docs`,
+    command,
   }, writeDocs);
   await reportKubeTable(target, {
     id: 'scale-kube-phases',
@@ -132,6 +134,6 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
       'handshake sidecar: peak working set per pod, MiB (largest pod)', 'its CPU per pod (s)'],
     align: 'rlrrrrrrrr',
     rows: phaseRows,
-    command: `SCALE_CASES=${cases.map((c) => `${c.size}:${c.source}:${c.runs}`).join(',')} npm run bench:scale -- --kubeconfig FILE --write-docs`,
+    command,
   }, writeDocs);
 }
