@@ -14,6 +14,8 @@ export interface PhaseTimes {
   readonly brokerStart: number;
   /** The last follower connected to its parent. */
   readonly connected: number;
+  /** The last pod's main containers ended (the brokers' shutdown done); undefined while one runs. */
+  readonly mainEnd?: number;
   readonly success: number;
 }
 
@@ -28,6 +30,7 @@ export function phases(summary: Summary): PhaseTimes | undefined {
     mainStart: last(runs('main').map((r) => r?.start)),
     brokerStart: last(summary.pods.map((p) => p.broker?.first_seen)),
     connected: summary.flux_instance_up_s,
+    mainEnd: runs('main').every((r) => r?.end != null) ? last(runs('main').map((r) => r?.end)) : undefined,
     success: summary.wall_time_s,
   };
 }

@@ -38,7 +38,7 @@ interface KubeScaleRun {
 }
 
 /** The phases a real cluster dates: it shows the Flux container's start, not the broker process's. */
-const KUBE_PHASES: Array<keyof PhaseTimes> = ['lastPod', 'init', 'mainStart', 'connected', 'success'];
+const KUBE_PHASES: Array<keyof PhaseTimes> = ['lastPod', 'init', 'mainStart', 'connected', 'mainEnd', 'success'];
 
 async function runOnce(target: KubeTarget, size: number, source: FluxViewSource, dir: string, ns: string, allocatable: number, nodes: string[]): Promise<{ run: KubeScaleRun; fitted?: string }> {
   const docs = readDocs(scaleCluster(dir, size, source));
@@ -130,9 +130,9 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
     about: 'medians over the runs above; seconds from the first pod\'s creation until the last pod ended each phase (container times from the API, 1 s resolution; '
       + 'every broker connected from the lead\'s log); the floor\'s whole run (apply to Complete) beside them; the handshake sidecar\'s memory and CPU from the '
       + 'kubelets\' stats summary, sampled every 3 s (median over the pods of each pod\'s peak, then over the runs).',
-    columns: ['pods', 'view', 'last pod created', 'init containers done', 'Flux container started', 'every broker connected', 'Job success', 'floor (s)',
+    columns: ['pods', 'view', 'last pod created', 'init containers done', 'Flux container started', 'every broker connected', 'Flux container ended', 'Job success', 'floor (s)',
       'handshake sidecar: peak working set per pod, MiB (largest pod)', 'its CPU per pod (s)'],
-    align: 'rlrrrrrrrr',
+    align: 'rlrrrrrrrrr',
     rows: phaseRows,
     command,
   }, writeDocs);
