@@ -234,7 +234,7 @@ spec:
       expect(pod.volumes.find((v: any) => v.name === 'flux-view-image').image.reference).toBe('ghcr.io/converged-computing/flux-view-ubuntu:tag-noble');
       expect(pod.volumes.map((v: any) => v.name)).not.toContain('flux-software');
       expect(pod.containers[0].volumeMounts.filter((m: any) => m.name === 'flux-view-image').map((m: any) => [m.mountPath, m.subPath, m.readOnly]))
-        .toEqual([['/opt/software', 'opt/software', true], ['/opt/views', 'opt/views', true]]);
+        .toEqual([['/opt/software', 'opt/software', true], ['/opt/views', 'opt/views', true], ['/mnt/flux-view-image', undefined, true]]);
       expectValidManifests(yamlDocuments(run.stdout), { kubernetesVersion: '1.35' });
     });
 

@@ -262,11 +262,13 @@ describe('the command line and the report', () => {
   });
 
   test('GIVEN the image-volume cases WHEN the API server is older than 1.35 THEN the expected outcome is the fail-fast with 78, from 1.35 the success', () => {
-    for (const id of ['example image-volume', 'example hello-world with the view as a read-only image volume']) {
+    // (the runner checks a flux-views image itself: the container the reason names is the runner)
+    for (const [id, runner] of [['example image-volume', 'flux-image-view'], ['example hello-world with the view as a read-only image volume', 'flux-sample']]) {
       const c = allCases().cases.find((x) => x.id === id)!;
       const before = expectationFor(c, 'kube', 34);
-      expect(before).toMatchObject({ result: 'Failed', noBrokers: true, leadOutputExactly: undefined });
-      expect(before.reason!.test('PodFailurePolicy: Container flux-view for pod flux-image-view-0-2qt46 failed with exit code 78 matching FailJob rule at index 3')).toBe(true);
+      expect(before).toMatchObject({ result: 'Failed', noBrokers: true, leadOutputExactly: undefined, terminationMessages: [{ index: 0, container: runner }] });
+      expect(before.reason!.test(`PodFailurePolicy: Container ${runner} for pod ${runner}-0-2qt46 failed with exit code 78 matching FailJob rule at index 3`)).toBe(true);
+      expect(before.reason!.test('PodFailurePolicy: Container flux-view for pod flux-image-view-0-2qt46 failed with exit code 78 matching FailJob rule at index 3')).toBe(false);
       expect(before.terminationMessages![0].patterns[0].test('flux-view-check: the pod has no flux view image volume at /opt/views on node kn1: the API server dropped the image volume ghcr.io/x:y and its mounts, as ...')).toBe(true);
       for (const minor of [35, 37, undefined]) expect(expectationFor(c, 'kube', minor).result).toBe('Succeeded');
       expect(expectationFor(c, 'podemu').result).toBe('Succeeded');
@@ -332,9 +334,17 @@ describe('requests on a small node', () => {
     expect(spec.containers[0].resources.limits.cpu).toBe('4');
   });
 
-  test('GIVEN 128 pods of small requests only (the handshake\'s 10m) on 2 CPUs THEN every request shares the room, 1m at the least', () => {
-    // The view check (an init container after the handshake sidecar) makes each pod count 20m: 2.56 CPUs.
+  test('GIVEN 128 pods of the handshake\'s 10m alone (a flux-views image, checked by the runner) on 2 CPUs THEN they fit as they are', () => {
     const docs = synth({ size: 128, kubernetesVersion: '1.35', flux: { container: { source: FluxViewSource.IMAGE_VOLUME } } });
+    const spec = docs.find((d) => d.kind === 'Job' && d.spec.completionMode === 'Indexed').spec.template.spec;
+    expect(Number(podRequests(spec).get('cpu'))).toBe(10);
+    expect(fitCpuRequests(docs, 2000)).toBeUndefined();
+  });
+
+  test('GIVEN 128 pods of small requests only (the handshake\'s 10m) on 2 CPUs THEN every request shares the room, 1m at the least', () => {
+    // The view check of an image not from flux-views (an init container after the handshake sidecar)
+    // makes each pod count 20m: 2.56 CPUs.
+    const docs = synth({ size: 128, kubernetesVersion: '1.35', flux: { container: { source: FluxViewSource.IMAGE_VOLUME, image: 'registry.example/hpc/flux-view:1' } } });
     const spec = docs.find((d) => d.kind === 'Job' && d.spec.completionMode === 'Indexed').spec.template.spec;
     const perPodCpu = () => Number(podRequests(spec).get('cpu'));
     expect(perPodCpu()).toBe(20);

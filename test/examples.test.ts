@@ -69,6 +69,9 @@ describe('examples', () => {
     expect(pod.containers[0].volumeMounts.filter((m: any) => m.name === 'flux-view-image')).toEqual([
       { name: 'flux-view-image', mountPath: '/opt/software', subPath: 'opt/software', readOnly: true },
       { name: 'flux-view-image', mountPath: '/opt/views', subPath: 'opt/views', readOnly: true },
+      { name: 'flux-view-image', mountPath: '/mnt/flux-view-image', readOnly: true },
     ]);
+    // The runner checks the volume itself: the pod starts the handshake sidecar, then the runner
+    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake']);
   });
 });

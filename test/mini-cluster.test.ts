@@ -177,17 +177,18 @@ describe('MiniCluster', () => {
       });
       expect(pod.volumes.map((v: any) => v.name)).not.toEqual(expect.arrayContaining(['flux-software']));
       expect(pod.volumes.map((v: any) => v.name)).not.toContain('flux-view-tree');
-      // AND the Flux containers mount its install tree and views read-only where the view's links point
+      // AND the Flux containers mount its install tree and views read-only where the view's links point,
+      // and the whole volume where the runner's check looks
       for (const c of [...pod.containers, initContainer(job, 'web')]) {
         expect(c.volumeMounts.filter((m: any) => m.name === 'flux-view-image')).toEqual([
           { name: 'flux-view-image', mountPath: '/opt/software', subPath: 'opt/software', readOnly: true },
           { name: 'flux-view-image', mountPath: '/opt/views', subPath: 'opt/views', readOnly: true },
+          { name: 'flux-view-image', mountPath: '/mnt/flux-view-image', readOnly: true },
         ]);
       }
-      // AND the flux view init container copies nothing (it checks the volume, below): the runner
-      // runs flux-init.sh first, which only writes the config and links <mountPath>/view to the mounted view
-      expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake', 'flux-view', 'web']);
-      expect(initContainer(job, 'flux-view').command).toEqual(['/bin/sh', '/flux_operator/flux-view-check.sh']);
+      // AND there is no flux view init container: the runner checks the volume (below), then runs
+      // flux-init.sh, which only writes the config and links <mountPath>/view to the mounted view
+      expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake', 'web']);
       const init = configMap.data['flux-init.sh'];
       expect(init).toContain("image_view='/opt/views/view'");
       expect(init).toContain('ln -sfn -- "$image_view" "$mount_path/view"');
@@ -196,9 +197,36 @@ describe('MiniCluster', () => {
       expectValidManifests(docs, { kubernetesVersion: '1.35' });
     });
 
-    test('GIVEN the image volume WHEN synthesized THEN the flux view init container checks it, whole and read-only, after the handshake has started', () => {
-      // GIVEN a runner that pulls its image always, and a sidecar
-      const props = imageVolume({ containers: [{ image: 'ubuntu:noble', command: 'hostname', runFlux: true, pullAlways: true }, { image: 'nginx', name: 'web', sidecar: true }] });
+    test('GIVEN a flux-views image WHEN synthesized THEN the runner checks the volume first and its exit code fails the Job', () => {
+      // GIVEN the default view image, a flux-views one
+      const { docs, job, configMap } = synth(imageVolume());
+      // THEN no init container checks it: the runner's entrypoint runs the check before flux-init.sh
+      expect(job.spec.template.spec.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake']);
+      const entrypoint = configMap.data['entrypoint.sh'];
+      expect(entrypoint).toContain("view_check_script='/flux_operator/flux-view-check.sh'");
+      const check = entrypoint.indexOf('/bin/sh "$view_check_script" || exit');
+      expect(check).toBeGreaterThan(0);
+      expect(check).toBeLessThan(entrypoint.indexOf('bash "$init_script" || exit'));
+      // AND the script names the image and the exit code the Job fails on
+      expect(configMap.data['flux-view-check.sh']).toContain("image='ghcr.io/converged-computing/flux-view-ubuntu:tag-noble'");
+      expect(configMap.data['flux-view-check.sh']).toContain("missing_exit='78'");
+      // AND that code of the runner fails the Job at once, after the evictions', stopped pods' and handshake's rules
+      expect(job.spec.podFailurePolicy.rules.map((r: any) => `${r.action} ${r.onExitCodes?.containerName ?? ''}`.trim())).toEqual(['Ignore', 'Ignore flux-sample', 'FailJob flux-sample', 'FailJob flux-sample', 'FailJob flux-sample']);
+      expect(job.spec.podFailurePolicy.rules[3]).toEqual({ action: 'FailJob', onExitCodes: { containerName: 'flux-sample', operator: 'In', values: [78] } });
+      expectValidManifests(docs, { kubernetesVersion: '1.35' });
+    });
+
+    test.each([
+      'ghcr.io/converged-computing/flux-view-rocky:tag-9',
+      'ghcr.io/converged-computing/flux-view-ubuntu@sha256:' + 'a'.repeat(64),
+    ])('GIVEN the flux-views image %s THEN the runner checks it', (image) => {
+      expect(synth(imageVolume({}, { image })).job.spec.template.spec.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake']);
+    });
+
+    test('GIVEN a view image of another publisher WHEN synthesized THEN the flux view init container checks it, whole and read-only, after the handshake has started', () => {
+      // GIVEN a runner that pulls its image always, a sidecar and a view image whose layout is not known
+      const props = imageVolume({ containers: [{ image: 'ubuntu:noble', command: 'hostname', runFlux: true, pullAlways: true }, { image: 'nginx', name: 'web', sidecar: true }] },
+        { image: 'registry.example/hpc/flux-view:1' });
       // WHEN
       const { docs, job, configMap } = synth(props);
       const pod = job.spec.template.spec;
@@ -214,15 +242,18 @@ describe('MiniCluster', () => {
         resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '32Mi' } },
         securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true },
         terminationMessagePolicy: 'FallbackToLogsOnError',
-        // AND it mounts the whole image volume (no subPath, which an empty volume would fail) and the scripts, read-only
+        // AND it mounts the whole image volume (no subPath, which an image of another layout would fail) and the scripts, read-only
         volumeMounts: [
           { name: 'flux-view-image', mountPath: '/mnt/flux-view-image', readOnly: true },
           { name: 'flux-entrypoint', mountPath: '/flux_operator', readOnly: true },
         ],
       });
+      // AND the runner does not check again, nor mount the whole volume
+      expect(configMap.data['entrypoint.sh']).not.toContain('view_check_script');
+      expect(pod.containers[0].volumeMounts.map((m: any) => m.mountPath)).not.toContain('/mnt/flux-view-image');
       // AND the script names the image and the exit code the Job fails on
       const check = configMap.data['flux-view-check.sh'];
-      expect(check).toContain("image='ghcr.io/converged-computing/flux-view-ubuntu:tag-noble'");
+      expect(check).toContain("image='registry.example/hpc/flux-view:1'");
       expect(check).toContain("missing_exit='78'");
       expect(check).toContain("root=${FLUX_VIEW_IMAGE_ROOT:-'/mnt/flux-view-image'}");
       // AND that exit code fails the Job at once, after the evictions', stopped pods' and handshake's rules and before the runner's
@@ -231,12 +262,19 @@ describe('MiniCluster', () => {
       expectValidManifests(docs, { kubernetesVersion: '1.35' });
     });
 
-    test('GIVEN a view container name, no handshake and a runner that never pulls THEN the check and its rule follow them', () => {
-      const { job } = synth(imageVolume({ handshake: { enabled: false }, containers: [{ image: 'my/app:1', command: 'hostname', imagePullPolicy: ImagePullPolicy.NEVER }] }, { name: 'view' }));
+    test('GIVEN another view image, a view container name, no handshake and a runner that never pulls THEN the check and its rule follow them', () => {
+      const { job } = synth(imageVolume({ handshake: { enabled: false }, containers: [{ image: 'my/app:1', command: 'hostname', imagePullPolicy: ImagePullPolicy.NEVER }] },
+        { name: 'view', image: 'mirror.example/converged-computing/flux-view-ubuntu:tag-noble' }));
       const pod = job.spec.template.spec;
       expect(pod.initContainers.map((c: any) => c.name)).toEqual(['view']);
       expect(pod.initContainers[0]).toMatchObject({ image: 'my/app:1', imagePullPolicy: 'Never' });
       expect(job.spec.podFailurePolicy.rules[2]).toEqual({ action: 'FailJob', onExitCodes: { containerName: 'view', operator: 'In', values: [78] } });
+    });
+
+    test('GIVEN a flux-views image and no handshake THEN no init container at all, and the runner\'s rule', () => {
+      const { job } = synth(imageVolume({ handshake: { enabled: false } }));
+      expect(job.spec.template.spec.initContainers).toBeUndefined();
+      expect(job.spec.podFailurePolicy.rules[2]).toEqual({ action: 'FailJob', onExitCodes: { containerName: 'flux-sample', operator: 'In', values: [78] } });
     });
 
     test('GIVEN the copy sources THEN there is no check script', () => {
@@ -253,13 +291,17 @@ describe('MiniCluster', () => {
     });
 
     test('GIVEN the restricted level THEN the manifests keep to it and stay valid for 1.35 and 1.36', () => {
-      const { docs, job } = synth(imageVolume({ podSecurity: PodSecurityLevel.RESTRICTED }));
+      const { docs, job } = synth(imageVolume({ podSecurity: PodSecurityLevel.RESTRICTED }, { image: 'registry.example/hpc/flux-view:1' }));
       // the view check too: no privileges, a read-only root with a writable /tmp, the pod's non-root user
       expect(initContainer(job, 'flux-view').securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true });
       expect(initContainer(job, 'flux-view').volumeMounts.map((m: any) => m.mountPath)).toEqual(['/mnt/flux-view-image', '/flux_operator', '/tmp']);
       expect(job.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } });
       expectValidManifests(docs, { kubernetesVersion: '1.35' });
       expectValidManifests(docs, { kubernetesVersion: '1.36' });
+      // AND with a flux-views image, the runner (which checks it) keeps to it as well
+      const own = synth(imageVolume({ podSecurity: PodSecurityLevel.RESTRICTED }));
+      expect(own.job.spec.template.spec.containers[0].securityContext).toMatchObject({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+      expectValidManifests(own.docs, { kubernetesVersion: '1.35' });
     });
 
     test('GIVEN inMemory false beside it THEN the same pod as with source alone', () => {

@@ -7,7 +7,7 @@ import { NO_KUEUE } from '../kube/kueue';
 import { indexedJob } from '../manifests';
 import { inLeadInstance, jobForNodesNotUpYet, waitForNodes } from './flux-steps';
 import { LAMMPS_LIMIT, LAMMPS_NEEDS, lammpsExpectation } from './images';
-import { DROPPED_BEFORE_1_35 } from './image-volume-versions';
+import { droppedBefore135 } from './image-volume-versions';
 
 /** Synthesizes every example into `dir` (once per directory) and returns the chart's file. */
 export function exampleSynth(chart: string): (dir: string) => string[] {
@@ -38,7 +38,7 @@ export function exampleCases(): E2eCase[] {
     {
       id: 'example image-volume',
       synth: exampleSynth('image-volume'),
-      kube: { beforeMinor: DROPPED_BEFORE_1_35 },
+      kube: { beforeMinor: droppedBefore135('flux-image-view') },
       expect: { result: 'Succeeded', leadOutputExactly: 'hello world' },
     },
     {

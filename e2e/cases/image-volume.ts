@@ -1,15 +1,14 @@
 /**
  * The Flux view as an image volume (flux.container.source image-volume): nothing is copied, the
  * containers run Flux from the view image mounted read-only. Each case must boot as its copying
- * twin does; one shows that the tree is read-only and is the one Flux runs from; one that a volume
- * without the view (what a runtime without image volumes mounts) fails the Job at once, saying why.
+ * twin does; one shows that the tree is read-only and is the one Flux runs from; one that a view
+ * image of unknown layout without the view (an empty volume) fails the Job at once, saying why.
  */
 import { PRODUCTION_PROPS } from '../../examples/production';
-import { DEFAULT_FLUX_VIEW_IMAGE, FluxViewSource, PodSecurityLevel } from '../../lib';
+import { FluxViewSource, PodSecurityLevel } from '../../lib';
 import { VIEW_CHECK_EXIT_CODE } from '../../lib/scripts/render';
 import { E2eCase } from '../case';
-import { DROPPED_BEFORE_1_35, VERSION } from './image-volume-versions';
-import { exampleSynth } from './examples';
+import { droppedBefore135, VERSION } from './image-volume-versions';
 import { LAMMPS_LIMIT, LAMMPS_NEEDS, lammpsExpectation } from './images';
 import { synthCluster } from './synth';
 
@@ -21,6 +20,9 @@ import { synthCluster } from './synth';
  * tree) and the user.
  */
 const PROBE = "sh -c 'flux dmesg | grep -ciE \"read-only|EROFS\"; readlink -f \"$(command -v flux)\"; touch /opt/software/flux/probe /opt/views/probe 2>&1; flux resource list -no {nnodes}; id -u'";
+
+/** A view image of another publisher: the library cannot know its layout, so an init container checks it. */
+const OTHER_VIEW_IMAGE = 'registry.example/hpc/flux-view:1';
 
 export function imageVolumeCases(): E2eCase[] {
   return [
@@ -36,7 +38,7 @@ export function imageVolumeCases(): E2eCase[] {
         flux: { container: { source: FluxViewSource.IMAGE_VOLUME } },
         containers: [{ image: 'ubuntu:noble', command: PROBE }],
       }),
-      kube: { beforeMinor: DROPPED_BEFORE_1_35 },
+      kube: { beforeMinor: droppedBefore135('flux-sample') },
       expect: {
         result: 'Succeeded',
         leadOutputExactly: [
@@ -50,29 +52,35 @@ export function imageVolumeCases(): E2eCase[] {
       },
     },
     {
-      id: 'example image-volume on a runtime without image volumes (an empty volume)',
-      note: 'the image-volume example with its view image volume empty (podemu --image-root REF=<empty directory>), as containerd < 2.1 and CRI-O < 1.33 mount it: '
-        + 'the flux view init container ends every pod with exit 78 and a termination message naming the image, the cause and both ways out, '
+      id: 'example image-volume with a view image not from flux-views, empty (as a runtime without image volumes mounts it)',
+      note: 'the image-volume example with a view image of another publisher, whose layout the library cannot know, mapped to an empty directory (podemu --image-root REF=<empty directory>): '
+        + 'the flux view init container that checks such an image ends every pod with exit 78 and a termination message naming the image, the cause and both ways out, '
         + 'and the Job fails at once by its podFailurePolicy, before any broker, within the 60 s podemu gives it',
-      synth: exampleSynth('image-volume'),
-      podemu: { timeout: 60, imageRoots: { [DEFAULT_FLUX_VIEW_IMAGE]: 'empty-image' } },
+      synth: synthCluster('image-volume', 'default', 'flux-image-view', {
+        size: 4,
+        kubernetesVersion: VERSION,
+        logging: { quiet: true },
+        flux: { container: { source: FluxViewSource.IMAGE_VOLUME, image: OTHER_VIEW_IMAGE } },
+        containers: [{ image: 'ubuntu:noble', command: 'echo hello world' }],
+      }),
+      podemu: { timeout: 60, imageRoots: { [OTHER_VIEW_IMAGE]: 'empty-image' } },
       expect: {
         result: 'Failed',
-        // rules: 0 evictions (Ignore), 1 the handshake's codes, 2 the view check's
-        reason: /^PodFailurePolicy: rule 2 \(FailJob\)/,
+        // rules: 0 evictions (Ignore), 1 stopped pods (Ignore), 2 the handshake's codes, 3 the view check's
+        reason: /^PodFailurePolicy: rule 3 \(FailJob\)|^PodFailurePolicy: Container flux-view for pod \S+ failed with exit code 78 matching FailJob rule at index 3/,
         noBrokers: true,
         exits: [{ index: 0, container: 'flux-view', code: VIEW_CHECK_EXIT_CODE }],
         terminationMessages: [{
           index: 0,
           container: 'flux-view',
           patterns: [
-            /^flux-view-check: the flux view image volume ghcr\.io\/converged-computing\/flux-view-ubuntu:tag-noble is empty on node \S+: this node's container runtime does not mount image volumes/,
+            /^flux-view-check: the flux view image volume registry\.example\/hpc\/flux-view:1 is empty on node \S+: this node's container runtime does not mount image volumes/,
             /containerd 2\.1 or newer, CRI-O 1\.33 or newer/,
             /flux\.container\.source copy-to-disk or copy-to-memory/,
           ],
         }],
       },
-      kube: { skip: "podemu's --image-root plays a runtime without image volumes; a real cluster's runtime mounts what it supports" },
+      kube: { skip: "podemu's --image-root plays an empty image volume; a real cluster's runtime mounts what the image holds, and the image is on no registry here" },
     },
     {
       id: 'example production with the view as an image volume',

@@ -277,9 +277,9 @@ export class MiniCluster extends Construct {
     }));
     const spec = securePodTemplate(jobSpec(r, {
       // With the image volume nothing is copied: the runner writes the config itself (flux-init.sh),
-      // and the view container only checks that the volume holds a view (a runtime without image
-      // volumes mounts an empty one), failing the Job at once if not.
-      initContainers: [...initContainers(r.viewImageVolume ? fluxViewCheckContainer(r) : fluxViewInitContainer(r), hs), ...sidecarContainers(r), ...(as ? [as.container] : [])],
+      // and checks the volume first for a flux-views image (any other image: an init container does,
+      // before the runner's subPath mounts of it), failing the Job at once if it holds no view.
+      initContainers: [...initContainers(viewContainer(r), hs), ...sidecarContainers(r), ...(as ? [as.container] : [])],
       containers,
       volumes: [...podVolumes(r, this.certificateSecretName), ...(hs ? hs.volumes : []), ...(as ? as.volumes : [])],
       serviceAccountName: as?.serviceAccountName,
@@ -319,7 +319,14 @@ export class MiniCluster extends Construct {
  * each init container waits for the last.
  * The user's sidecars follow (jobObject): they need nothing from the handshake and start before Flux.
  */
-function initContainers(view: Container, hs: HandshakeParts | undefined): Container[] {
-  if (!hs) return [view];
-  return hs.lifecycle === HandshakeLifecycle.SIDECAR ? [hs.container, view] : [view, hs.container];
+/** The flux view init container: the view's copy, the image volume's check, or none (viewCheckInRunner). */
+function viewContainer(r: ResolvedMiniCluster): Container | undefined {
+  if (!r.viewImageVolume) return fluxViewInitContainer(r);
+  return r.viewCheckInRunner ? undefined : fluxViewCheckContainer(r);
+}
+
+function initContainers(view: Container | undefined, hs: HandshakeParts | undefined): Container[] {
+  const views = view ? [view] : [];
+  if (!hs) return views;
+  return hs.lifecycle === HandshakeLifecycle.SIDECAR ? [hs.container, ...views] : [...views, hs.container];
 }

@@ -14,3 +14,12 @@ export const DEFAULT_NODE_IMAGE = 'docker.io/library/node:22.11.0-alpine3.20';
  * @jsii ignore other languages: MiniClusterDefaults.FLUX_VIEW_IMAGE
  */
 export const DEFAULT_FLUX_VIEW_IMAGE = 'ghcr.io/converged-computing/flux-view-ubuntu:tag-noble';
+
+/**
+ * Whether `reference` is one of the flux view images converged-computing/flux-views publishes (any
+ * tag or digest), whose layout (opt/software, and opt/views/view with bin/flux) the view's image
+ * volume mounts are made for. Their pods need no init container to check the layout.
+ */
+export function isFluxViewsImage(reference: string): boolean {
+  return /^ghcr\.io\/converged-computing\/flux-view-[a-z0-9]+(?:[._-][a-z0-9]+)*(?:[:@]|$)/.test(reference);
+}

@@ -21,8 +21,9 @@ export const VIEWS_MOUNT_DIR = '/opt/views';
 export const IMAGE_VIEW_DIR = `${VIEWS_MOUNT_DIR}/view`;
 
 /**
- * Where the view check (flux.container.source image-volume) mounts the whole view image volume,
- * without subPath, to see what the Flux containers' subPath mounts would find.
+ * Where the view check (flux.container.source image-volume: in the Flux runner, or in the flux view
+ * init container for an image that is not a flux-views one) mounts the whole view image volume,
+ * without subPath, to see what the Flux containers' subPath mounts find.
  */
 export const VIEW_IMAGE_CHECK_DIR = '/mnt/flux-view-image';
 

@@ -92,6 +92,11 @@ export interface ScriptModel {
   readonly viewDisabled: boolean;
   /** The view image is a read-only image volume: link `<mountPath>/view` to it instead of copying. */
   readonly viewImageVolume: boolean;
+  /**
+   * With the image volume, the runner's entrypoint runs the view check (flux-view-check.sh) first,
+   * instead of an init container. @default false
+   */
+  readonly viewCheckInRunner?: boolean;
   /** The flux view image's reference, which the image volume's check names. @default - none */
   readonly viewImage?: string;
   /** PYTHONPATH override; default is the view's site-packages. */

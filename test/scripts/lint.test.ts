@@ -43,6 +43,7 @@ function variants(mode: LeadMode): Record<string, Partial<ScriptModel>> {
       strict: true,
       viewDisabled: false,
       viewImageVolume: true,
+      viewCheckInRunner: true,
       viewImage: "registry.example/it's/view:1",
       pythonPath: "/opt/py'thon",
       batchRaw: true,

@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { renderScripts, VIEW_CHECK_EXIT_CODE, VIEW_CHECK_SCRIPT_KEY } from '../../lib/scripts/render';
-import { sampleModel } from './harness';
+import { Sandbox, sampleModel } from './harness';
 import { SHELLCHECK_INSTALLED, testWithShellcheck } from '../support/shell-check';
 
 const IMAGE = 'ghcr.io/converged-computing/flux-view-ubuntu:tag-noble';
@@ -119,5 +119,56 @@ describe('flux-view-check.sh', () => {
     const text = renderScripts(sampleModel(undefined, { viewDisabled: false, viewImageVolume: true, viewImage: IMAGE }))[VIEW_CHECK_SCRIPT_KEY];
     const r = spawnSync('shellcheck', ['--norc', '--shell=sh', '--severity=style', '-'], { input: text, env: process.env, encoding: 'utf8' });
     expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 0, stdout: '' });
+  });
+});
+
+describe('flux-view-check.sh run first by the runner (a flux-views image: no init container)', () => {
+  let sandbox: Sandbox;
+  beforeEach(() => {
+    sandbox = new Sandbox();
+  });
+  afterEach(() => {
+    sandbox.remove();
+  });
+
+  /** The runner's entrypoint with the ConfigMap mounted, the view image volume at `root`. */
+  function runner(root: string, env: Record<string, string> = {}) {
+    const scripts = renderScripts(sampleModel(sandbox, { viewDisabled: false, viewImageVolume: true, viewCheckInRunner: true, viewImage: IMAGE }));
+    sandbox.mountConfigMap(scripts);
+    const terminationLog = path.join(dir, 'runner-termination-log');
+    const r = sandbox.run('entrypoint.sh', scripts['entrypoint.sh'], { env: { FLUX_VIEW_IMAGE_ROOT: root, FLUX_TERMINATION_LOG: terminationLog, ...env } });
+    return { ...r, message: fs.existsSync(terminationLog) ? fs.readFileSync(terminationLog, 'utf8') : undefined };
+  }
+
+  test('GIVEN an API server that dropped the volume WHEN the runner starts THEN it exits 78 naming the cause, before flux-init.sh and Flux', () => {
+    // WHEN the pod has no image volume at all (before 1.35 the API server drops it and its mounts)
+    const r = runner(path.join(dir, 'not-mounted'));
+    // THEN the runner ends with the code the Job's podFailurePolicy fails the Job on, saying why
+    expect(r.status).toBe(VIEW_CHECK_EXIT_CODE);
+    expect(r.message).toMatch(/^flux-view-check: the pod has no flux view image volume at \S+: the API server dropped the image volume \S+ and its mounts/);
+    expect(r.stderr).toBe(r.message);
+    // AND nothing after the check ran: no config written, no Flux command
+    expect(r.stdout).not.toContain('flux-init:');
+    expect(fs.existsSync(`${sandbox.mount}/config`)).toBe(false);
+    expect(sandbox.fluxCalls()).toEqual([]);
+  });
+
+  test('GIVEN an empty volume WHEN the runner starts THEN it exits 78 naming the runtime', () => {
+    const r = runner(volume('empty'));
+    expect(r.status).toBe(VIEW_CHECK_EXIT_CODE);
+    expect(r.message).toMatch(/^flux-view-check: the flux view image volume \S+ is empty: this node's container runtime does not mount image volumes/);
+    expect(sandbox.brokerCalls()).toEqual([]);
+  });
+
+  test('GIVEN a flux view image WHEN the runner starts THEN the check passes and the runner goes on to flux-init.sh and its broker', () => {
+    // (its opt/software is what the runner's subPath mount shows at /opt/software)
+    const image = fluxViewImage('image');
+    const r = runner(image, { FLUX_OPT_DIR: path.join(image, 'opt') });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^flux-view-check: the image volume \S+ has opt\/software and the view \/opt\/views\/._view\/abc123 with bin\/flux\n/);
+    expect(r.stdout).toContain(`flux-init: linked ${sandbox.mount}/view to /opt/views/view`);
+    expect(sandbox.brokerCalls()).toHaveLength(1);
+    expect(r.message).toBeUndefined();
   });
 });

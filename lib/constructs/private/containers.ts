@@ -43,10 +43,13 @@ export type PodVolume = Volume & { image?: { reference: string; pullPolicy?: str
  * symlinks and RPATHs point, and the Spack views where their absolute symlink points (core/paths).
  * Image volumes are always read-only; readOnly says so in the manifest too.
  */
-function imageVolumeMounts(): VolumeMount[] {
-  return [SOFTWARE_MOUNT_DIR, VIEWS_MOUNT_DIR].map((dir) => ({
+function imageVolumeMounts(r: ResolvedMiniCluster): VolumeMount[] {
+  const mounts: VolumeMount[] = [SOFTWARE_MOUNT_DIR, VIEWS_MOUNT_DIR].map((dir) => ({
     name: VOLUMES.viewImage, mountPath: dir, subPath: dir.replace(/^\//, ''), readOnly: true,
   }));
+  // The whole volume too, where the runner's own check of it looks (viewCheckInRunner).
+  if (r.viewCheckInRunner) mounts.push({ name: VOLUMES.viewImage, mountPath: VIEW_IMAGE_CHECK_DIR, readOnly: true });
+  return mounts;
 }
 
 /** The entrypoint ConfigMap's name. */
@@ -64,7 +67,7 @@ function fluxMounts(r: ResolvedMiniCluster, withSoftware: boolean): VolumeMount[
     { name: VOLUMES.entrypoint, mountPath: ENTRYPOINT_MOUNT_DIR, readOnly: true },
     { name: VOLUMES.certificate, mountPath: CERTIFICATE_MOUNT_DIR, readOnly: true },
   ];
-  if (withSoftware && r.viewImageVolume) mounts.push(...imageVolumeMounts());
+  if (withSoftware && r.viewImageVolume) mounts.push(...imageVolumeMounts(r));
   else if (withSoftware && !r.viewDisabled) mounts.push({ name: VOLUMES.software, mountPath: SOFTWARE_MOUNT_DIR });
   return mounts;
 }
@@ -91,13 +94,14 @@ export function fluxViewInitContainer(r: ResolvedMiniCluster): Container {
 }
 
 /**
- * With the view as an image volume the flux view init container copies nothing: it checks the
- * volume (flux-view-check.sh), mounted whole, for what the Flux containers mount by subPath. On a
- * runtime without image volumes the volume is an empty directory and those containers could never
- * be created; the check ends the pod at once instead, with the cause and the ways out in its
- * termination message, and its exit code fails the Job (viewCheckFailureRule). It runs the runner's
- * image, which every pod pulls anyway and which has /bin/sh (the readiness probe's shell), with its
- * own small resources and no privileges: it only reads the volume.
+ * With the view as an image volume of another image than a flux-views one, the flux view init
+ * container copies nothing: it checks the volume (flux-view-check.sh), mounted whole, for what the
+ * Flux containers mount by subPath. An image of another layout (or an empty volume) would leave
+ * those mounts uncreatable and the pods waiting until the Job's deadline; the check ends the pod at
+ * once instead, with the cause and the ways out in its termination message, and its exit code fails
+ * the Job (viewCheckFailureRule). It runs the runner's image, which every pod pulls anyway and which
+ * has /bin/sh, with its own small resources and no privileges: it only reads the volume. With a
+ * flux-views image the runner runs the same check first, and a pod starts one container fewer.
  */
 export function fluxViewCheckContainer(r: ResolvedMiniCluster): Container {
   const runnerPolicy = r.runner.pullAlways ? 'Always' : (r.runner.imagePullPolicy ?? 'IfNotPresent');
@@ -118,9 +122,13 @@ export function fluxViewCheckContainer(r: ResolvedMiniCluster): Container {
   };
 }
 
-/** The view check's verdict (fluxViewCheckContainer) fails the Job at once: a new pod on the same node would find the same volume. */
+/**
+ * The view check's verdict fails the Job at once: a new pod on the same node would find the same
+ * volume. The check runs in the runner (viewCheckInRunner) or in the flux view init container.
+ */
 export function viewCheckFailureRule(r: ResolvedMiniCluster): PodFailurePolicyRule {
-  return { action: 'FailJob', onExitCodes: { containerName: r.viewName, operator: 'In', values: [VIEW_CHECK_EXIT_CODE] } };
+  const containerName = r.viewCheckInRunner ? r.name : r.viewName;
+  return { action: 'FailJob', onExitCodes: { containerName, operator: 'In', values: [VIEW_CHECK_EXIT_CODE] } };
 }
 
 /** The pod's main containers: the user's, in their order, except the sidecars. */

@@ -86,7 +86,7 @@ function podSpec(r: ResolvedMiniCluster, pod: PodParts): PodSpec {
     hostPID: p.hostPID,
     securityContext: p.fsGroup !== undefined ? { fsGroup: p.fsGroup } : undefined,
     imagePullSecrets: pullSecrets.length ? pullSecrets.map((name) => ({ name })) : undefined,
-    initContainers: pod.initContainers,
+    initContainers: pod.initContainers.length ? pod.initContainers : undefined,
     containers: pod.containers,
     volumes: pod.volumes,
   });

@@ -1,5 +1,5 @@
 /** Applies the operator's defaults to MiniCluster props: one place decides every default. */
-import { DEFAULT_FLUX_VIEW_IMAGE } from '../../core/images';
+import { DEFAULT_FLUX_VIEW_IMAGE, isFluxViewsImage } from '../../core/images';
 import { viewMountPath } from '../../core/paths';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesFeatures, kubernetesFeatures } from '../../core/kubernetes-version';
 import { DEFAULT_TOPOLOGY, childRanks } from '../../core/topology';
@@ -40,6 +40,12 @@ export interface ResolvedMiniCluster {
   readonly viewInMemory: boolean;
   /** The view image is mounted as an image volume, not copied (flux.container.source). */
   readonly viewImageVolume: boolean;
+  /**
+   * With the image volume, the Flux runner checks the volume itself, first: a flux-views image,
+   * whose layout is known. Any other image is checked by an init container before the runner's
+   * subPath mounts of it are made (an image of another layout would leave them uncreatable).
+   */
+  readonly viewCheckInRunner: boolean;
   readonly viewPullPolicy: string;
   readonly topology: string;
   readonly connectTimeout: string;
@@ -109,6 +115,7 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     viewDisabled: view.disable ?? false,
     viewInMemory: source === FluxViewSource.COPY_TO_MEMORY,
     viewImageVolume: source === FluxViewSource.IMAGE_VOLUME,
+    viewCheckInRunner: source === FluxViewSource.IMAGE_VOLUME && isFluxViewsImage(view.image ?? DEFAULT_FLUX_VIEW_IMAGE),
     viewPullPolicy: view.pullAlways ? 'Always' : 'IfNotPresent',
     topology: flux.topology ?? DEFAULT_TOPOLOGY,
     connectTimeout: flux.connectTimeout ?? '5s',

@@ -35,6 +35,7 @@ export function scriptModel(r: ResolvedMiniCluster, brokerToml: string, brokerTa
     mountPath: r.mountPath,
     viewDisabled: r.viewDisabled,
     viewImageVolume: r.viewImageVolume,
+    viewCheckInRunner: r.viewCheckInRunner,
     viewImage: r.viewImage,
     pythonPath: r.props.flux?.container?.pythonPath,
     brokerToml,

@@ -1,8 +1,15 @@
 # Entrypoint, phase 3: this pod's rank, HOME, the Flux view, the user's script, the CURVE
 # certificate and R: everything a broker needs before it starts.
 #@@IF VIEW_IMAGE_VOLUME@@
-# With the view as an image volume the pod has no flux view init container (nothing to copy): the
-# runner writes the config and links the view itself, first, as that container would have.
+#@@IF VIEW_CHECK_IN_RUNNER@@
+# First the view image volume: an API server that dropped it (ImageVolume gate off) or a runtime that
+# mounted it empty leaves this container without Flux. The check names the cause and exits with the
+# code on which the Job's podFailurePolicy fails the Job; here rather than in an init container, so
+# that each pod starts one container fewer.
+/bin/sh "$view_check_script" || exit
+#@@END VIEW_CHECK_IN_RUNNER@@
+# With the view as an image volume the pod has no flux view init container copying it: the runner
+# writes the config and links the view itself, first, as that container would have.
 bash "$init_script" || exit
 #@@END VIEW_IMAGE_VOLUME@@
 run_hook init "$hook_init"

@@ -22,6 +22,9 @@ flux_connect_script=@@FLUX_CONNECT_SCRIPT@@
 #@@IF VIEW_IMAGE_VOLUME@@
 init_script=@@INIT_SCRIPT@@
 #@@END VIEW_IMAGE_VOLUME@@
+#@@IF VIEW_CHECK_IN_RUNNER@@
+view_check_script=@@VIEW_CHECK_SCRIPT@@
+#@@END VIEW_CHECK_IN_RUNNER@@
 #@@IF WORKER_RC@@
 worker_rc_script=@@WORKER_RC_SCRIPT@@
 #@@END WORKER_RC@@
