@@ -313,18 +313,18 @@ export class MiniCluster extends Construct {
   }
 }
 
-/**
- * A native sidecar handshake goes first: it starts at once and handshakes while the view is copied
- * (or, with the image volume, checked). A plain init container handshake runs after the copy, since
- * each init container waits for the last.
- * The user's sidecars follow (jobObject): they need nothing from the handshake and start before Flux.
- */
 /** The flux view init container: the view's copy, the image volume's check, or none (viewCheckInRunner). */
 function viewContainer(r: ResolvedMiniCluster): Container | undefined {
   if (!r.viewImageVolume) return fluxViewInitContainer(r);
   return r.viewCheckInRunner ? undefined : fluxViewCheckContainer(r);
 }
 
+/**
+ * A native sidecar handshake goes first: it starts at once and handshakes while the view is copied
+ * (or, with the image volume, checked). A plain init container handshake runs after the copy, since
+ * each init container waits for the last.
+ * The user's sidecars follow (jobObject): they need nothing from the handshake and start before Flux.
+ */
 function initContainers(view: Container | undefined, hs: HandshakeParts | undefined): Container[] {
   const views = view ? [view] : [];
   if (!hs) return views;
