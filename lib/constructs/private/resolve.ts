@@ -87,6 +87,7 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
   const view = flux.container ?? {};
   // Where the view comes from; nowhere when it is disabled.
   const source = view.disable ? undefined : viewSource(view);
+  const viewImage = view.image ?? DEFAULT_FLUX_VIEW_IMAGE;
   const logging = props.logging ?? {};
   const network = props.network ?? {};
   return {
@@ -109,13 +110,13 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     debug: logging.debug ?? false,
     timed: logging.timed ?? false,
     zeromq: logging.zeromq ?? false,
-    viewImage: view.image ?? DEFAULT_FLUX_VIEW_IMAGE,
+    viewImage,
     viewName: view.name ?? 'flux-view',
     mountPath: viewMountPath(view.mountPath),
     viewDisabled: view.disable ?? false,
     viewInMemory: source === FluxViewSource.COPY_TO_MEMORY,
     viewImageVolume: source === FluxViewSource.IMAGE_VOLUME,
-    viewCheckInRunner: source === FluxViewSource.IMAGE_VOLUME && isFluxViewsImage(view.image ?? DEFAULT_FLUX_VIEW_IMAGE),
+    viewCheckInRunner: source === FluxViewSource.IMAGE_VOLUME && isFluxViewsImage(viewImage),
     viewPullPolicy: view.pullAlways ? 'Always' : 'IfNotPresent',
     topology: flux.topology ?? DEFAULT_TOPOLOGY,
     connectTimeout: flux.connectTimeout ?? '5s',
