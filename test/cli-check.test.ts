@@ -132,8 +132,8 @@ test('a server older than the target kubernetesVersion: a warning, and an error 
   server.version = { major: '1', minor: '34', gitVersion: 'v1.34.2' };
   const image = await findings(distFile('image-volume'));
   expect(image.rules).toEqual(['error job-feature Job/flux-image-view', 'warning server-version Job/flux-image-view']);
-  expect(image.report.findings[0].message).toContain('uses image volumes (spec.template.spec.volumes[3].image (flux-view-image)), which Kubernetes v1.34.2 does not take');
-  expect(image.report.findings[0].fix).toBe('synthesize with flux.container.source FluxViewSource.COPY_TO_DISK or COPY_TO_MEMORY (or kubernetesVersion below 1.35), or run it on Kubernetes 1.35 or newer');
+  expect(image.report.findings[0].message).toContain('uses image volumes (spec.template.spec.volumes[3].image (flux-view-image), spec.template.spec.volumes[6].image (flux-handshake-node)), which Kubernetes v1.34.2 does not take');
+  expect(image.report.findings[0].fix).toBe('synthesize with flux.container.source FluxViewSource.COPY_TO_DISK or COPY_TO_MEMORY and handshake.inRunner unset or false (or kubernetesVersion below 1.35), or run it on Kubernetes 1.35 or newer');
 });
 
 test('version skew: a target newer than the server, or older by more than one minor, is a warning naming both versions and the fix', async () => {

@@ -334,7 +334,7 @@ describe('requests on a small node', () => {
     expect(spec.containers[0].resources.limits.cpu).toBe('4');
   });
 
-  test('GIVEN 128 pods of the handshake\'s 10m alone (a flux-views image, checked by the runner) on 2 CPUs THEN they fit as they are', () => {
+  test('GIVEN 128 pods of the handshake\'s 10m alone (a flux-views image, checked by the runner, which runs the handshake too) on 2 CPUs THEN they fit as they are', () => {
     const docs = synth({ size: 128, kubernetesVersion: '1.35', flux: { container: { source: FluxViewSource.IMAGE_VOLUME } } });
     const spec = docs.find((d) => d.kind === 'Job' && d.spec.completionMode === 'Indexed').spec.template.spec;
     expect(Number(podRequests(spec).get('cpu'))).toBe(10);
@@ -344,7 +344,10 @@ describe('requests on a small node', () => {
   test('GIVEN 128 pods of small requests only (the handshake\'s 10m) on 2 CPUs THEN every request shares the room, 1m at the least', () => {
     // The view check of an image not from flux-views (an init container after the handshake sidecar)
     // makes each pod count 20m: 2.56 CPUs.
-    const docs = synth({ size: 128, kubernetesVersion: '1.35', flux: { container: { source: FluxViewSource.IMAGE_VOLUME, image: 'registry.example/hpc/flux-view:1' } } });
+    const docs = synth({
+      size: 128, kubernetesVersion: '1.35', handshake: { inRunner: false },
+      flux: { container: { source: FluxViewSource.IMAGE_VOLUME, image: 'registry.example/hpc/flux-view:1' } },
+    });
     const spec = docs.find((d) => d.kind === 'Job' && d.spec.completionMode === 'Indexed').spec.template.spec;
     const perPodCpu = () => Number(podRequests(spec).get('cpu'));
     expect(perPodCpu()).toBe(20);

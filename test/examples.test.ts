@@ -71,7 +71,9 @@ describe('examples', () => {
       { name: 'flux-view-image', mountPath: '/opt/views', subPath: 'opt/views', readOnly: true },
       { name: 'flux-view-image', mountPath: '/mnt/flux-view-image', readOnly: true },
     ]);
-    // The runner checks the volume itself: the pod starts the handshake sidecar, then the runner
-    expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake']);
+    // The runner checks the volume and runs the handshake itself: the pod starts one container
+    expect(pod.initContainers).toBeUndefined();
+    expect(pod.containers.map((c: any) => c.name)).toEqual(['flux-image-view']);
+    expect(pod.volumes.find((v: any) => v.name === 'flux-handshake-node').image.reference).toBe('docker.io/library/node:22.11.0-alpine3.20');
   });
 });

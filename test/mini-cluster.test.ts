@@ -188,7 +188,8 @@ describe('MiniCluster', () => {
       }
       // AND there is no flux view init container: the runner checks the volume (below), then runs
       // flux-init.sh, which only writes the config and links <mountPath>/view to the mounted view
-      expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake', 'web']);
+      // (nor a handshake sidecar: the runner runs the handshake, below)
+      expect(pod.initContainers.map((c: any) => c.name)).toEqual(['web']);
       const init = configMap.data['flux-init.sh'];
       expect(init).toContain("image_view='/opt/views/view'");
       expect(init).toContain('ln -sfn -- "$image_view" "$mount_path/view"');
@@ -201,7 +202,7 @@ describe('MiniCluster', () => {
       // GIVEN the default view image, a flux-views one
       const { docs, job, configMap } = synth(imageVolume());
       // THEN no init container checks it: the runner's entrypoint runs the check before flux-init.sh
-      expect(job.spec.template.spec.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake']);
+      expect(job.spec.template.spec.initContainers).toBeUndefined();
       const entrypoint = configMap.data['entrypoint.sh'];
       expect(entrypoint).toContain("view_check_script='/flux_operator/flux-view-check.sh'");
       const check = entrypoint.indexOf('/bin/sh "$view_check_script" || exit');
@@ -220,18 +221,18 @@ describe('MiniCluster', () => {
       'ghcr.io/converged-computing/flux-view-rocky:tag-9',
       'ghcr.io/converged-computing/flux-view-ubuntu@sha256:' + 'a'.repeat(64),
     ])('GIVEN the flux-views image %s THEN the runner checks it', (image) => {
-      expect(synth(imageVolume({}, { image })).job.spec.template.spec.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake']);
+      expect(synth(imageVolume({}, { image })).job.spec.template.spec.initContainers).toBeUndefined();
     });
 
-    test('GIVEN a view image of another publisher WHEN synthesized THEN the flux view init container checks it, whole and read-only, after the handshake has started', () => {
+    test('GIVEN a view image of another publisher WHEN synthesized THEN the flux view init container checks it, whole and read-only, first', () => {
       // GIVEN a runner that pulls its image always, a sidecar and a view image whose layout is not known
       const props = imageVolume({ containers: [{ image: 'ubuntu:noble', command: 'hostname', runFlux: true, pullAlways: true }, { image: 'nginx', name: 'web', sidecar: true }] },
         { image: 'registry.example/hpc/flux-view:1' });
       // WHEN
       const { docs, job, configMap } = synth(props);
       const pod = job.spec.template.spec;
-      // THEN it runs right after the handshake sidecar has started, before the user's sidecars (which mount the view by subPath)
-      expect(pod.initContainers.map((c: any) => [c.name, c.restartPolicy])).toEqual([['flux-handshake', 'Always'], ['flux-view', undefined], ['web', 'Always']]);
+      // THEN it runs first (the runner runs the handshake), before the user's sidecars (which mount the view by subPath)
+      expect(pod.initContainers.map((c: any) => [c.name, c.restartPolicy])).toEqual([['flux-view', undefined], ['web', 'Always']]);
       // AND it runs the check script in the runner's image (pulled once: the runner pulls again), with no privileges
       expect(initContainer(job, 'flux-view')).toEqual({
         name: 'flux-view',
@@ -689,6 +690,82 @@ describe('MiniCluster hosts handshake', () => {
     expect(off.job.spec.template.spec.volumes.map((v: any) => v.name)).not.toContain('flux-handshake-program');
     expect(off.configMap.data['entrypoint.sh']).not.toContain('handshake_dir');
     expect(off.docs.some((d) => d.metadata.name === 'flux-sample-rendezvous')).toBe(false);
+  });
+
+  describe('in the Flux runner (handshake.inRunner)', () => {
+    const imageVolume = (handshake: object = {}, more: Partial<MiniClusterProps> = {}): MiniClusterProps => ({
+      ...hello, kubernetesVersion: '1.35', handshake, ...more, flux: { container: { source: FluxViewSource.IMAGE_VOLUME } },
+    });
+
+    test('GIVEN the view as an image volume WHEN synthesized THEN the runner runs the handshake with node from the handshake image, and the pod has no handshake container', () => {
+      // WHEN
+      const { docs, job, configMap } = synth(imageVolume());
+      const pod = job.spec.template.spec;
+      const runner = pod.containers[0];
+      // THEN no init container at all (the view check is the runner's too)
+      expect(pod.initContainers).toBeUndefined();
+      // AND the handshake image is an image volume the runner mounts read-only, beside the program and its results' volume (read-write)
+      expect(pod.volumes).toContainEqual({ name: 'flux-handshake-node', image: { reference: 'docker.io/library/node:22.11.0-alpine3.20', pullPolicy: 'IfNotPresent' } });
+      expect(runner.volumeMounts).toEqual(expect.arrayContaining([
+        { name: 'flux-handshake', mountPath: '/mnt/flux-handshake' },
+        { name: 'flux-handshake-program', mountPath: '/mnt/flux-handshake-program', readOnly: true },
+        { name: 'flux-handshake-node', mountPath: '/mnt/flux-handshake-node', readOnly: true },
+      ]));
+      expect(runner.volumeMounts.map((m: any) => m.mountPath)).not.toContain('/mnt/flux-runner');
+      // AND the runner declares the handshake's port, has its environment, and its readiness is the handshake's httpGet
+      expect(runner.ports).toEqual([{ name: 'handshake', containerPort: 8060, protocol: 'TCP' }]);
+      expect(runner.env).toEqual(expect.arrayContaining([
+        { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+        { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+      ]));
+      expect(runner.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 8061 });
+      // AND the runner, which asked for nothing, asks for what the sidecar did: the pod stays Burstable
+      expect(runner.resources).toEqual({ requests: { cpu: '10m', memory: '48Mi' } });
+      // AND the entrypoint starts it before anything else, with the program's flags and its exit file
+      const entrypoint = configMap.data['entrypoint.sh'];
+      expect(entrypoint).toContain("handshake_node_root='/mnt/flux-handshake-node'");
+      expect(entrypoint).toMatch(/handshake_args=\( '--max-semi-space-size=1' '--lite-mode' '--no-expose-wasm' '\/mnt\/flux-handshake-program\/handshake.js' '--name=flux-sample' .*'--lifecycle=sidecar'.* '--runner-exit-file=\/mnt\/flux-handshake\/runner\/exited' '--ready-port=8061'/);
+      expect(entrypoint).toContain("runner_exit_file='/mnt/flux-handshake/runner/exited'");
+      expect(entrypoint.indexOf('supervise_handshake &')).toBeLessThan(entrypoint.indexOf('/bin/sh "$view_check_script" || exit'));
+      // AND its failures still fail the Job by the runner's exit code
+      expect(job.spec.podFailurePolicy.rules[2]).toEqual({
+        action: 'FailJob', onExitCodes: { containerName: 'flux-sample', operator: 'In', values: [64, 70, 81, 82, 83, 84, 85, 86] },
+      });
+      expectValidManifests(docs, { kubernetesVersion: '1.35' });
+    });
+
+    test('GIVEN inRunner false THEN the native sidecar as before; GIVEN the view copied THEN a sidecar by default, in the runner when asked', () => {
+      const sidecar = synth(imageVolume({ inRunner: false })).job.spec.template.spec;
+      expect(sidecar.initContainers.map((c: any) => [c.name, c.restartPolicy])).toEqual([['flux-handshake', 'Always']]);
+      expect(sidecar.volumes.map((v: any) => v.name)).not.toContain('flux-handshake-node');
+      expect(sidecar.containers[0].ports).toBeUndefined();
+      const copied = synth({ ...hello, kubernetesVersion: '1.35' });
+      expect(copied.job.spec.template.spec.initContainers.map((c: any) => c.name)).toEqual(['flux-handshake', 'flux-view']);
+      const asked = synth({ ...hello, kubernetesVersion: '1.35', handshake: { inRunner: true, image: 'node:20-bookworm-slim', port: 9100 } });
+      const pod = asked.job.spec.template.spec;
+      expect(pod.initContainers.map((c: any) => c.name)).toEqual(['flux-view']);
+      expect(pod.volumes).toContainEqual({ name: 'flux-handshake-node', image: { reference: 'node:20-bookworm-slim', pullPolicy: 'IfNotPresent' } });
+      expect(pod.containers[0].ports).toEqual([{ name: 'handshake', containerPort: 9100, protocol: 'TCP' }]);
+      expect(asked.configMap.data['entrypoint.sh']).toContain("handshake_image='node:20-bookworm-slim'");
+      expectValidManifests(asked.docs, { kubernetesVersion: '1.35' });
+    });
+
+    test('GIVEN a runner that sets POD_IP and its requests itself THEN its own value stays, once, and its requests', () => {
+      const { job } = synth(imageVolume({}, { containers: [{ image: 'ubuntu:noble', command: 'hostname', environment: { POD_IP: '10.0.0.1' }, resources: { requests: { cpu: '2' }, limits: { memory: '1Gi' } } }] }));
+      const runner = job.spec.template.spec.containers[0];
+      expect(runner.env.filter((e: any) => e.name === 'POD_IP')).toEqual([{ name: 'POD_IP', value: '10.0.0.1' }]);
+      // AND a runner with requests of its own keeps them as they are
+      expect(runner.resources).toEqual({ requests: { cpu: '2' }, limits: { memory: '1Gi' } });
+    });
+
+    test('GIVEN inRunner on a version without image volumes, or a volume where the handshake image goes THEN errors naming each, and nothing is synthesized', () => {
+      expect(() => synth({ ...hello, kubernetesVersion: '1.34', handshake: { inRunner: true } }))
+        .toThrow(/handshake.inRunner = true: needs Kubernetes 1.35 or newer, where image volumes are on by default \(kubernetesVersion is 1.34\); set it to false/);
+      expect(() => synth(imageVolume({}, { containers: [{ image: 'ubuntu:noble', command: 'hostname', volumes: { n: { emptyDir: true, path: '/mnt/flux-handshake-node' } } }] })))
+        .toThrow(/volumes.n.path = "\/mnt\/flux-handshake-node": the handshake image volume \(handshake.inRunner\) is already mounted at \/mnt\/flux-handshake-node/);
+      expect(() => synth(imageVolume({ inRunner: false }, { containers: [{ image: 'ubuntu:noble', command: 'hostname', volumes: { n: { emptyDir: true, path: '/mnt/flux-handshake-node' } } }] })))
+        .not.toThrow();
+    });
   });
 
   test('bad handshake options are validation errors', () => {

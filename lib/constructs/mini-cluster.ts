@@ -21,7 +21,7 @@ import { addGitOpsAnnotations, jobLabels, runJobName, withSuspend } from './priv
 import { apiServerPolicyManifest, networkPolicyManifest } from './private/network-policy';
 import { podSecuritySettings, securePodTemplate } from './private/pod-security';
 import { renderScripts } from '../scripts/render';
-import { HANDSHAKE_PROGRAM, HandshakeLifecycle, rendezvousServiceName, RUNNER_EXITED_FILE } from '../core/handshake-contract';
+import { HANDSHAKE_PROGRAM, HandshakeLifecycle, rendezvousServiceName } from '../core/handshake-contract';
 import { HandshakeParts, handshakeEnabled, handshakeParts, rendezvousService } from './private/handshake';
 import { CERTGEN_PROGRAM, sharedRuntimeProgram } from './private/runtime-programs';
 import { AUTOSCALE_PROGRAM, AutoscalePodParts, autoscalePodParts, autoscalerRbac, resolveAutoscale } from './private/autoscale';
@@ -242,7 +242,7 @@ export class MiniCluster extends Construct {
     const toml = this.brokerConfig.toToml();
     const hs = this.handshake;
     const handshake = hs
-      ? { dir: hs.wiring.outDir, waitSeconds: hs.scriptWaitSeconds, resolveParent: hs.lifecycle === HandshakeLifecycle.INIT, exitFile: hs.wiring.runnerStateDir && `${hs.wiring.runnerStateDir}/${RUNNER_EXITED_FILE}` }
+      ? { dir: hs.wiring.outDir, waitSeconds: hs.scriptWaitSeconds, resolveParent: hs.lifecycle === HandshakeLifecycle.INIT, exitFile: hs.runnerExitFile, inRunner: hs.inRunner }
       : undefined;
     // broker.toml and the scripts that copy it, one key each.
     return sortKeys(renderScripts(scriptModel(this.resolved, toml, this.brokerConfig.tableNames, this.brokerOptions(), handshake)));
@@ -274,6 +274,9 @@ export class MiniCluster extends Construct {
       ...c,
       ...(hs ? { readinessProbe: hs.runnerReadinessProbe } : {}),
       ...(runnerMounts.length ? { volumeMounts: [...c.volumeMounts ?? [], ...runnerMounts] } : {}),
+      ...(hs?.runnerPorts.length ? { ports: [...c.ports ?? [], ...hs.runnerPorts] } : {}),
+      ...(hs?.runnerRequests && !c.resources?.requests ? { resources: { ...c.resources, requests: hs.runnerRequests } } : {}),
+      ...(hs?.runnerEnv.length ? { env: [...c.env ?? [], ...hs.runnerEnv.filter((e) => !(c.env ?? []).some((u) => u.name === e.name))] } : {}),
     }));
     const spec = securePodTemplate(jobSpec(r, {
       // With the image volume nothing is copied: the runner writes the config itself (flux-init.sh),
@@ -327,6 +330,6 @@ function viewContainer(r: ResolvedMiniCluster): Container | undefined {
  */
 function initContainers(view: Container | undefined, hs: HandshakeParts | undefined): Container[] {
   const views = view ? [view] : [];
-  if (!hs) return views;
+  if (!hs?.container) return views;
   return hs.lifecycle === HandshakeLifecycle.SIDECAR ? [hs.container, ...views] : [...views, hs.container];
 }

@@ -46,6 +46,13 @@ export const DEFAULT_HANDSHAKE_OUT_DIR = '/mnt/flux-handshake';
  * RUNNER_STATE_SUBDIR of the handshake's volume, the one part of it the runner may write.
  */
 export const DEFAULT_RUNNER_STATE_DIR = '/mnt/flux-runner';
+/**
+ * Handshake in the runner (handshake.inRunner): where the runner mounts the handshake image (an
+ * image volume) whose node runs the program, and the program's ConfigMap (its ENTRYPOINT_MOUNT_DIR
+ * holds the entrypoint ConfigMap).
+ */
+export const HANDSHAKE_NODE_ROOT = '/mnt/flux-handshake-node';
+export const HANDSHAKE_PROGRAM_DIR_IN_RUNNER = '/mnt/flux-handshake-program';
 export const RUNNER_STATE_SUBDIR = 'runner';
 export const RUNNER_EXITED_FILE = 'exited';
 /** Interface Flux binds on interior ranks (`default_bind = "tcp://eth0:%p"`). */

@@ -58,6 +58,18 @@ export interface HandshakeScriptModel {
    * ends with it. @default - none
    */
   readonly exitFile?: string;
+  /** Present when the runner runs the handshake itself (handshake.inRunner). @default - a container of its own */
+  readonly inRunner?: HandshakeInRunnerScriptModel;
+}
+
+/** The handshake run by the entrypoint, in the background, with node from an image volume. */
+export interface HandshakeInRunnerScriptModel {
+  /** The handshake image's image volume, as the runner mounts it. */
+  readonly nodeRoot: string;
+  /** The image's reference, for messages. */
+  readonly image: string;
+  /** node's arguments: its flags, the program's path, the program's flags. */
+  readonly args: string[];
 }
 
 /** The autoscaler's Flux agent: where it talks to the autoscaler, and how often. */

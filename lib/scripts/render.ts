@@ -4,7 +4,7 @@
  * the few facts the scripts rely on for their own correctness, and fails with every problem at once.
  */
 import { DRAIN_REASON } from '../core/autoscale-contract';
-import { procNetPort } from '../core/handshake-contract';
+import { HANDSHAKE_EXIT_CONFIG, procNetPort } from '../core/handshake-contract';
 import { STOPPED_EXIT_CODE } from '../core/runner-exit-codes';
 import { rangeHostlist } from '../core/hostlist';
 import { fluxPaths, IMAGE_VIEW_DIR, VIEW_IMAGE_CHECK_DIR, viewTreeDir } from '../core/paths';
@@ -162,6 +162,10 @@ function renderEntrypoint(model: ScriptModel): string {
       WORKING_DIR: model.workingDir ?? '',
       HANDSHAKE_DIR: handshake?.dir ?? '',
       RUNNER_EXIT_FILE: handshake?.exitFile ?? '',
+      HANDSHAKE_NODE_ROOT: handshake?.inRunner?.nodeRoot ?? '',
+      HANDSHAKE_IMAGE: handshake?.inRunner?.image ?? '',
+      HANDSHAKE_ARGS: handshake?.inRunner?.args ?? [],
+      CONFIG_EXIT_CODE: HANDSHAKE_EXIT_CONFIG,
       HOSTS_LINE: hostsLine(model.hostlist),
       LAST_RANK: model.maxSize - 1,
       HANDSHAKE_WAIT_SECONDS: handshake?.waitSeconds ?? DEFAULT_HANDSHAKE_WAIT_SECONDS,
@@ -185,6 +189,7 @@ function renderEntrypoint(model: ScriptModel): string {
       HANDSHAKE: handshake !== undefined,
       RESOLVE_PARENT: handshake?.resolveParent === true,
       RUNNER_EXIT_FILE: handshake?.exitFile !== undefined,
+      HANDSHAKE_IN_RUNNER: handshake?.inRunner !== undefined,
       ELASTIC: model.elastic === true,
       SCRIPT: model.script !== undefined,
       JOB_DIR: model.script !== undefined || mode === LeadMode.BATCH,
@@ -391,6 +396,13 @@ function checkModel(model: ScriptModel): string[] {
     }
     if (handshake.parentWatchSeconds !== undefined && (!Number.isInteger(handshake.parentWatchSeconds) || handshake.parentWatchSeconds < 1)) {
       bad('handshake.parentWatchSeconds', handshake.parentWatchSeconds, 'must be an integer >= 1');
+    }
+    const inRunner = handshake.inRunner;
+    if (inRunner) {
+      if (!inRunner.nodeRoot.startsWith('/') || inRunner.nodeRoot.endsWith('/')) bad('handshake.inRunner.nodeRoot', inRunner.nodeRoot, 'must be an absolute path without a trailing slash');
+      if (inRunner.args.length === 0) bad('handshake.inRunner.args', '[]', 'must hold at least the program');
+      // The EXIT trap's file is what ends the handshake as this container exits.
+      if (handshake.exitFile === undefined) bad('handshake.exitFile', '(none)', 'is needed with handshake.inRunner');
     }
   }
   return errors;

@@ -55,7 +55,11 @@ function variants(mode: LeadMode): Record<string, Partial<ScriptModel>> {
       command,
       maxSize: 16384,
       brokerOptions: [...brokerOptions('/mnt/flux'), '-Sbroker.quorum=16384'],
-      handshake: { dir: '/mnt/handshake' },
+      handshake: {
+        dir: '/mnt/handshake',
+        exitFile: '/mnt/handshake/runner/exited',
+        inRunner: { nodeRoot: "/mnt/node's image", image: "registry.example/it's/node:22", args: ['--lite-mode', '/p/handshake.js', `--x=${NASTY}`] },
+      },
       timed: true,
     },
   };

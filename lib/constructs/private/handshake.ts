@@ -1,35 +1,56 @@
 /** Wires the hosts-handshake program into the pod: native sidecar or init container, volume, Service. */
-import type { Container, EnvVar, Probe, Service, Volume, VolumeMount } from 'kubernetes-types-1.30/core/v1';
+import type { Container, ContainerPort, EnvVar, Probe, Service, VolumeMount } from 'kubernetes-types-1.30/core/v1';
 import type { PodFailurePolicyRule } from 'kubernetes-types-1.30/batch/v1';
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
 import {
-  HandshakeLifecycle, HandshakeMode, HandshakeWiring, HANDSHAKE_CONTAINER, HANDSHAKE_PROGRAM, handshakeWiring, READY_PATH, RUNNER_STATE_SUBDIR,
+  HandshakeLifecycle, HandshakeMode, HandshakeWiring, HANDSHAKE_CONTAINER, HANDSHAKE_NODE_ROOT, HANDSHAKE_PROGRAM, HANDSHAKE_PROGRAM_DIR_IN_RUNNER,
+  handshakeWiring, READY_PATH, RUNNER_EXITED_FILE, RUNNER_STATE_SUBDIR,
 } from '../../core/handshake-contract';
 import { DEFAULT_NODE_IMAGE } from '../../core/images';
 import { ENTRYPOINT_MOUNT_DIR, fluxPaths } from '../../core/paths';
-import { FLUX_READINESS_PROBE, VOLUMES } from './containers';
+import { FLUX_READINESS_PROBE, PodVolume, VOLUMES } from './containers';
 import { ResolvedMiniCluster, leadReadyChildren } from './resolve';
 
 export { HANDSHAKE_CONTAINER };
 /** The emptyDir the handshake writes its results into, shared with the Flux runner. */
 export const HANDSHAKE_VOLUME = 'flux-handshake';
+/** The handshake image as an image volume, whose node the runner runs it with (inRunner). */
+export const HANDSHAKE_NODE_VOLUME = 'flux-handshake-node';
 /** File name of the bundled program: the key of its shared ConfigMap (runtime-programs.ts). */
 const HANDSHAKE_PROGRAM_FILE = `${HANDSHAKE_PROGRAM}.js`;
 const DEFAULT_DEADLINE_SECONDS = 300;
+const REQUESTS = { cpu: '10m', memory: '48Mi' };
 
 /** Everything the pod and the chart need for the handshake, or undefined when it is off. */
 export interface HandshakeParts {
   readonly wiring: HandshakeWiring;
-  readonly container: Container;
-  /** Native sidecar (restartPolicy Always) or plain init container. */
+  /** Native sidecar or plain init container; none when the runner runs the handshake (inRunner). */
+  readonly container?: Container;
+  /** Native sidecar (restartPolicy Always, or in the runner) or plain init container. */
   readonly lifecycle: HandshakeLifecycle;
-  /** The handshake's output directory (emptyDir) and its program (the shared ConfigMap). */
-  readonly volumes: Volume[];
+  /**
+   * The handshake's output directory (emptyDir) and its program (the shared ConfigMap); in the
+   * runner also the handshake image, as an image volume, for its node.
+   */
+  readonly volumes: PodVolume[];
   /**
    * The runner's mounts: the handshake's results, read-only, and with a sidecar the one
-   * subdirectory of that volume it writes, for its exit file.
+   * subdirectory of that volume it writes, for its exit file. In the runner: that volume
+   * read-write, the program and the handshake image.
    */
   readonly runnerMounts: VolumeMount[];
+  /** In the runner: what the runner runs it with, its port and its environment. */
+  readonly inRunner?: { readonly nodeRoot: string; readonly image: string; readonly args: string[] };
+  /**
+   * In the runner: the sidecar's requests, for a runner that has none, so that the pod keeps the
+   * requests (and the Burstable QoS class) it had with the sidecar. A runner with requests of its
+   * own was sized by its user: the handshake (about 10 MiB) runs within them.
+   */
+  readonly runnerRequests?: { [key: string]: string };
+  readonly runnerPorts: ContainerPort[];
+  readonly runnerEnv: EnvVar[];
+  /** The runner's exit file, as the runner sees it (sidecar lifecycle or in the runner). */
+  readonly runnerExitFile?: string;
   /** How long the entrypoint waits for `ready` (the handshake's deadline plus slack). */
   readonly scriptWaitSeconds: number;
   readonly failureRule: PodFailurePolicyRule;
@@ -59,7 +80,11 @@ export function handshakeEnabled(r: ResolvedMiniCluster): boolean {
 export function handshakeParts(r: ResolvedMiniCluster, programConfigMap: string): HandshakeParts | undefined {
   const h = r.props.handshake ?? {};
   if (!handshakeEnabled(r)) return undefined;
-  const lifecycle = r.features.nativeSidecars ? HandshakeLifecycle.SIDECAR : HandshakeLifecycle.INIT;
+  const inRunner = r.handshakeInRunner;
+  // In the runner it lives as long as the runner, as a native sidecar does.
+  const lifecycle = r.features.nativeSidecars || inRunner ? HandshakeLifecycle.SIDECAR : HandshakeLifecycle.INIT;
+  const image = h.image ?? DEFAULT_NODE_IMAGE;
+  const programDir = inRunner ? HANDSHAKE_PROGRAM_DIR_IN_RUNNER : ENTRYPOINT_MOUNT_DIR;
   const deadline = h.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS;
   const wiring = handshakeWiring({
     clusterName: r.name,
@@ -77,7 +102,7 @@ export function handshakeParts(r: ResolvedMiniCluster, programConfigMap: string)
     bindInterface: r.bindInterface,
     deadlineSeconds: deadline,
     clusterDomain: r.clusterDomain,
-    programPath: `${ENTRYPOINT_MOUNT_DIR}/${HANDSHAKE_PROGRAM_FILE}`,
+    programPath: `${programDir}/${HANDSHAKE_PROGRAM_FILE}`,
     // The runner's readiness rule (flux-ready.sh's): the lead's children at the smallest size.
     readiness: {
       port: h.readyPort,
@@ -88,16 +113,49 @@ export function handshakeParts(r: ResolvedMiniCluster, programConfigMap: string)
   const env: EnvVar[] = wiring.env.map((e) => (e.fieldPath !== undefined
     ? { name: e.name, valueFrom: { fieldRef: { fieldPath: e.fieldPath } } }
     : { name: e.name, value: e.value })).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const port: ContainerPort = { name: 'handshake', containerPort: wiring.containerPort, protocol: 'TCP' };
+  const shared = {
+    wiring,
+    lifecycle,
+    scriptWaitSeconds: deadline + 30,
+    // A handshake failure (peer never came, certificate mismatch, hostname or bind problem) cannot
+    // be fixed by retrying the pod: fail the Job with the code that says why.
+    failureRule: { action: 'FailJob', onExitCodes: { containerName: r.name, operator: 'In', values: wiring.failureExitCodes } },
+    // The kubelet runs an httpGet itself: no runc exec, shell and runtime bookkeeping every period
+    // in every pod (half of a 64-pod cluster's CPU on a busy node, docs/scale.md). Same timing.
+    runnerReadinessProbe: wiring.readyPort !== undefined
+      ? { ...probeTiming, httpGet: { path: READY_PATH, port: wiring.readyPort } }
+      : FLUX_READINESS_PROBE,
+  };
+  const outDir: PodVolume = { name: HANDSHAKE_VOLUME, emptyDir: {} };
+  const program: PodVolume = { name: VOLUMES.handshakeProgram, configMap: { name: programConfigMap, defaultMode: 0o444 } };
+  if (inRunner) {
+    return {
+      ...shared,
+      volumes: [outDir, program, { name: HANDSHAKE_NODE_VOLUME, image: { reference: image, pullPolicy: 'IfNotPresent' } }],
+      runnerMounts: [
+        { name: HANDSHAKE_VOLUME, mountPath: wiring.outDir },
+        { name: VOLUMES.handshakeProgram, mountPath: HANDSHAKE_PROGRAM_DIR_IN_RUNNER, readOnly: true },
+        { name: HANDSHAKE_NODE_VOLUME, mountPath: HANDSHAKE_NODE_ROOT, readOnly: true },
+      ],
+      // Node's own name is the first word of the sidecar's command: the runner finds its node.
+      inRunner: { nodeRoot: HANDSHAKE_NODE_ROOT, image, args: wiring.command.slice(1) },
+      runnerRequests: { ...REQUESTS },
+      runnerPorts: [port],
+      runnerEnv: env,
+      runnerExitFile: wiring.runnerExitFile,
+    };
+  }
   const container: Container = {
     name: HANDSHAKE_CONTAINER,
-    image: h.image ?? DEFAULT_NODE_IMAGE,
+    image,
     imagePullPolicy: 'IfNotPresent',
     command: wiring.command,
     env,
     // The readiness port is not declared: only the kubelet reaches it (from the node, which a
     // NetworkPolicy never blocks), and the policy opens every declared port to the cluster's pods.
-    ports: [{ name: 'handshake', containerPort: wiring.containerPort, protocol: 'TCP' }],
-    resources: { requests: { cpu: '10m', memory: '48Mi' }, limits: { memory: handshakeMemoryLimit(r.maxSize) } },
+    ports: [port],
+    resources: { requests: { ...REQUESTS }, limits: { memory: handshakeMemoryLimit(r.maxSize) } },
     terminationMessagePolicy: 'FallbackToLogsOnError',
     volumeMounts: [
       { name: HANDSHAKE_VOLUME, mountPath: wiring.outDir },
@@ -115,26 +173,16 @@ export function handshakeParts(r: ResolvedMiniCluster, programConfigMap: string)
     container.restartPolicy = 'Always';
   }
   return {
-    wiring,
+    ...shared,
     container,
-    lifecycle,
-    volumes: [
-      { name: HANDSHAKE_VOLUME, emptyDir: {} },
-      { name: VOLUMES.handshakeProgram, configMap: { name: programConfigMap, defaultMode: 0o444 } },
-    ],
+    volumes: [outDir, program],
     runnerMounts: [
       { name: HANDSHAKE_VOLUME, mountPath: wiring.outDir, readOnly: true },
       ...(wiring.runnerStateDir !== undefined ? [{ name: HANDSHAKE_VOLUME, mountPath: wiring.runnerStateDir, subPath: RUNNER_STATE_SUBDIR }] : []),
     ],
-    scriptWaitSeconds: deadline + 30,
-    // A handshake failure (peer never came, certificate mismatch, hostname or bind problem) cannot
-    // be fixed by retrying the pod: fail the Job with the code that says why.
-    failureRule: { action: 'FailJob', onExitCodes: { containerName: r.name, operator: 'In', values: wiring.failureExitCodes } },
-    // The kubelet runs an httpGet itself: no runc exec, shell and runtime bookkeeping every period
-    // in every pod (half of a 64-pod cluster's CPU on a busy node, docs/scale.md). Same timing.
-    runnerReadinessProbe: wiring.readyPort !== undefined
-      ? { ...probeTiming, httpGet: { path: READY_PATH, port: wiring.readyPort } }
-      : FLUX_READINESS_PROBE,
+    runnerPorts: [],
+    runnerEnv: [],
+    runnerExitFile: wiring.runnerStateDir && `${wiring.runnerStateDir}/${RUNNER_EXITED_FILE}`,
   };
 }
 

@@ -46,6 +46,8 @@ export interface ResolvedMiniCluster {
    * subPath mounts of it are made (an image of another layout would leave them uncreatable).
    */
   readonly viewCheckInRunner: boolean;
+  /** The Flux runner runs the hosts handshake itself, with node from an image volume (handshake.inRunner). */
+  readonly handshakeInRunner: boolean;
   readonly viewPullPolicy: string;
   readonly topology: string;
   readonly connectTimeout: string;
@@ -117,6 +119,7 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     viewInMemory: source === FluxViewSource.COPY_TO_MEMORY,
     viewImageVolume: source === FluxViewSource.IMAGE_VOLUME,
     viewCheckInRunner: source === FluxViewSource.IMAGE_VOLUME && isFluxViewsImage(viewImage),
+    handshakeInRunner: props.handshake?.enabled !== false && (props.handshake?.inRunner ?? source === FluxViewSource.IMAGE_VOLUME),
     viewPullPolicy: view.pullAlways ? 'Always' : 'IfNotPresent',
     topology: flux.topology ?? DEFAULT_TOPOLOGY,
     connectTimeout: flux.connectTimeout ?? '5s',

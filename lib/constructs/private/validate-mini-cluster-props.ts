@@ -4,7 +4,9 @@
  */
 import { isIP } from 'net';
 import { CERTIFICATE_MOUNT_DIR } from '../../core/certificate-contract';
-import { DEFAULT_HANDSHAKE_OUT_DIR, DEFAULT_HANDSHAKE_PORT, HandshakeMode, rendezvousServiceName } from '../../core/handshake-contract';
+import {
+  DEFAULT_HANDSHAKE_OUT_DIR, DEFAULT_HANDSHAKE_PORT, HANDSHAKE_NODE_ROOT, HANDSHAKE_PROGRAM_DIR_IN_RUNNER, HandshakeMode, rendezvousServiceName,
+} from '../../core/handshake-contract';
 import { ENTRYPOINT_MOUNT_DIR, SOFTWARE_MOUNT_DIR, VIEWS_MOUNT_DIR, viewMountPath, viewTreeDir } from '../../core/paths';
 import { parseTopology } from '../../core/topology';
 import { DEFAULT_KUBERNETES_VERSION, IMAGE_VOLUMES_MINOR, featuresIfValid, parseKubernetesVersion } from '../../core/kubernetes-version';
@@ -40,7 +42,7 @@ const TOLERATION_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const PULL_POLICIES: string[] = Object.values(ImagePullPolicy);
 const VOLUME_SOURCES: (keyof ContainerVolume)[] = ['hostPath', 'configMapName', 'claimName', 'secretName', 'emptyDir', 'csiDriver'];
 /** Names the MiniCluster gives its own volumes. */
-export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-view-tree', 'flux-view-image', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake', 'flux-handshake-program', 'flux-tmp', 'flux-autoscale', 'flux-autoscaler-token', 'flux-autoscaler-program'];
+export const RESERVED_VOLUME_NAMES = ['flux-view', 'flux-software', 'flux-view-tree', 'flux-view-image', 'flux-entrypoint', 'flux-curve-cert', 'flux-handshake', 'flux-handshake-program', 'flux-handshake-node', 'flux-tmp', 'flux-autoscale', 'flux-autoscaler-token', 'flux-autoscaler-program'];
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const intInRange = (v: unknown, lo: number, hi = Number.MAX_SAFE_INTEGER) => isInt(v) && v >= lo && v <= hi;
@@ -134,6 +136,10 @@ function validateHandshake(props: MiniClusterProps, add: Add) {
     add('handshake.mode', h.mode, 'rendezvous needs Kubernetes 1.28 or newer (the job-completion-index pod label); use HandshakeMode.DNS');
   }
   if (h.image !== undefined && (h.image.trim() === '' || /\s/.test(h.image))) add('handshake.image', h.image, 'must be a non-empty image reference without spaces');
+  const features = featuresIfValid(props.kubernetesVersion);
+  if (h.inRunner === true && features && !features.imageVolumes) {
+    add('handshake.inRunner', h.inRunner, `needs Kubernetes 1.${IMAGE_VOLUMES_MINOR} or newer, where image volumes are on by default (kubernetesVersion is ${props.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION}); set it to false`);
+  }
 }
 
 /**
@@ -418,6 +424,10 @@ function validateMountPaths(props: MiniClusterProps, c: MiniClusterContainer, pa
       taken.set(viewTreeDir(view?.mountPath), 'the link to the Flux view image volume (flux.container.source)');
     }
     if (isRunner && props.handshake?.enabled !== false) taken.set(DEFAULT_HANDSHAKE_OUT_DIR, 'the hosts handshake volume');
+    if (isRunner && props.handshake?.enabled !== false && (props.handshake?.inRunner ?? (!view?.disable && source === FluxViewSource.IMAGE_VOLUME))) {
+      taken.set(HANDSHAKE_NODE_ROOT, 'the handshake image volume (handshake.inRunner)');
+      taken.set(HANDSHAKE_PROGRAM_DIR_IN_RUNNER, 'the handshake program (handshake.inRunner)');
+    }
   }
   for (const name of Object.keys(c.volumes ?? {}).sort()) {
     const v = c.volumes![name];

@@ -24,4 +24,14 @@ export interface HandshakeOptions {
    * before that the probe runs a script in the Flux container. @default 8061
    */
   readonly readyPort?: number;
+  /**
+   * Run the handshake in the Flux runner container, in the background, with node from `image`
+   * mounted as an image volume, instead of in a native sidecar of its own: one container fewer per
+   * pod for the kubelet and the runtime to start and stop (docs/scale.md). The runner's entrypoint
+   * starts it again if it crashes. It then shares the runner's CPU, memory limit (about 10 MiB) and
+   * security context. Needs image volumes (Kubernetes 1.35 or newer); `image` must hold node at
+   * usr/local/bin/node or usr/bin/node with its C library (musl or glibc), as Node.js images do.
+   * @default - true where the Flux view is an image volume (flux.container.source image-volume), false otherwise
+   */
+  readonly inRunner?: boolean;
 }

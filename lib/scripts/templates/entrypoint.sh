@@ -19,6 +19,7 @@ set -eEu -o pipefail
 #@@INCLUDE common.sh@@
 
 #@@INCLUDE entrypoint-functions.sh@@
+#@@INCLUDE entrypoint-handshake-start.sh@@
 
 #@@INCLUDE entrypoint-prepare.sh@@
 

@@ -31,8 +31,8 @@ const field = (name: string) => (job: Obj): string[] => (job.spec?.[name] !== un
 export const JOB_FEATURES: readonly JobFeature[] = [
   {
     name: 'image volumes', since: featureSince('imageVolumes'), gate: 'ImageVolume: beta 1.33 off by default, on by default 1.35',
-    effect: 'the API server accepts the Job and silently drops the image volumes and their mounts: the flux view check then fails every pod (exit 78) naming the dropped volume',
-    fix: 'synthesize with flux.container.source FluxViewSource.COPY_TO_DISK or COPY_TO_MEMORY (or kubernetesVersion below 1.35), or run it on Kubernetes 1.35 or newer',
+    effect: 'the API server accepts the Job and silently drops the image volumes and their mounts: every pod then fails at once naming what is missing (the flux view check, exit 78; the handshake run by the runner, exit 64)',
+    fix: 'synthesize with flux.container.source FluxViewSource.COPY_TO_DISK or COPY_TO_MEMORY and handshake.inRunner unset or false (or kubernetesVersion below 1.35), or run it on Kubernetes 1.35 or newer',
     uses: (job) => (podSpec(job).volumes ?? []).flatMap((v: Obj, i: number) => (v.image ? [`spec.template.spec.volumes[${i}].image (${v.name})`] : [])),
   },
   {
