@@ -25,7 +25,7 @@ import { phaseCells, phases } from './bringup/phases';
 import { runnerImage } from './floor';
 import { floorFile, podemuFloor } from './floor-podemu';
 import { floorCell, xFloorCell } from './floor-ratio';
-import { parseScaleCase } from './scale/cases';
+import { parseScaleCase, scaleCaseName } from './scale/cases';
 import { median } from './stats';
 import { printTable } from './table';
 
@@ -54,11 +54,11 @@ interface Prepared {
   readonly secret: string;
 }
 
-function prepare(size: number, source: FluxViewSource): Prepared {
-  const dir = path.join(WORK, `${size}-${source}`);
+function prepare(size: number, source: FluxViewSource, sidecar = false): Prepared {
+  const dir = path.join(WORK, `${size}-${scaleCaseName({ source, sidecar })}`);
   // A fresh directory for the case; its runs keep their logs side by side in it.
   fs.rmSync(dir, { recursive: true, force: true });
-  const manifests = scaleCluster(dir, size, source);
+  const manifests = scaleCluster(dir, size, source, undefined, sidecar);
   return { dir, manifests, secret: certificateSecret(dir, { secret: 'flux-scale-curve', cluster: 'flux-scale' }) };
 }
 
@@ -118,8 +118,10 @@ async function main(argv: string[]): Promise<void> {
   }
   const table: string[] = [];
   const phaseRows: string[] = [];
-  for (const { size, source, runs } of CASES) {
-    const prepared = prepare(size, source);
+  for (const c of CASES) {
+    const { size, runs } = c;
+    const source = scaleCaseName(c);
+    const prepared = prepare(size, c.source, c.sidecar);
     const floor = floorFile(path.join(prepared.dir, 'floor'), size, runnerImage(readDocs(prepared.manifests)));
     const rows: Row[] = [];
     /** The floor's Job success of each run (first pod -> success, as the cluster's). */
@@ -128,7 +130,7 @@ async function main(argv: string[]): Promise<void> {
       // Alternate which goes first, so a drift in the machine's load hits both alike.
       for (const which of i % 2 ? ['floor', 'cluster'] : ['cluster', 'floor']) {
         if (which === 'floor') floors.push(await podemuFloor(engines, floor, { logs: path.join(prepared.dir, `logs-floor-${i + 1}`), timeout: 900 }));
-        else rows.push(await runOnce(engines, size, source, prepared, i + 1));
+        else rows.push(await runOnce(engines, size, c.source, prepared, i + 1));
       }
       const r = rows[i];
       console.log(`${size} pods, ${source}, run ${i + 1}: brokers connected ${f1(r.brokers)} s, Job success ${f1(r.success)} s, `

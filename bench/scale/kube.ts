@@ -21,7 +21,7 @@ import { indexedJob, readDocs } from '../../e2e/manifests';
 import { floorInput, measure } from '../bringup/kube';
 import { runnerImage } from '../floor';
 import { floorCell, xFloorCell } from '../floor-ratio';
-import { ScaleCase } from './cases';
+import { ScaleCase, scaleCaseName } from './cases';
 import { median } from '../stats';
 import { reportKubeTable } from '../kube-table';
 import { PhaseTimes, phaseCells, phases } from '../bringup/phases';
@@ -40,8 +40,9 @@ interface KubeScaleRun {
 /** The phases a real cluster dates: it shows the Flux container's start, not the broker process's. */
 const KUBE_PHASES: Array<keyof PhaseTimes> = ['lastPod', 'init', 'mainStart', 'connected', 'mainEnd', 'success'];
 
-async function runOnce(target: KubeTarget, size: number, source: FluxViewSource, dir: string, ns: string, allocatable: number, nodes: string[]): Promise<{ run: KubeScaleRun; fitted?: string }> {
-  const docs = readDocs(scaleCluster(dir, size, source));
+async function runOnce(target: KubeTarget, c: ScaleCase, dir: string, ns: string, allocatable: number, nodes: string[]): Promise<{ run: KubeScaleRun; fitted?: string }> {
+  const { size, source } = c;
+  const docs = readDocs(scaleCluster(dir, size, source, undefined, c.sidecar));
   const fitted = fitCpuRequests(docs, allocatable);
   const secret = readDocs([certificateSecret(dir, { secret: 'flux-scale-curve', cluster: 'flux-scale', namespace: 'default' })]);
   await createNamespace(target, ns, podSecurityLabels(docs));
@@ -77,12 +78,14 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
   const nodes = (await target.core.listNode()).items;
   const allocatable = Math.max(0, ...nodes.map((n) => cpuMillis(n.status?.allocatable?.cpu) ?? 0));
   const schedulable = nodes.filter((n) => !n.spec?.unschedulable).map((n) => n.metadata!.name!);
-  const command = `SCALE_CASES=${cases.map((c) => `${c.size}:${c.source}:${c.runs}`).join(',')} npm run bench:scale -- --kubeconfig FILE --write-docs`;
+  const command = `SCALE_CASES=${cases.map((c) => `${c.size}:${c.source}:${c.runs}${c.sidecar ? ':sidecar' : ''}`).join(',')} npm run bench:scale -- --kubeconfig FILE --write-docs`;
   const rows: string[] = [];
   const phaseRows: string[] = [];
-  for (const { size, source, runs } of cases) {
+  for (const c of cases) {
+    const { size, runs } = c;
+    const source = scaleCaseName(c);
     const dir = path.join(work, `kube-${size}-${source}`);
-    const floor = floorInput(size, runnerImage(readDocs(scaleCluster(dir, size, source))));
+    const floor = floorInput(size, runnerImage(readDocs(scaleCluster(dir, size, c.source, undefined, c.sidecar))));
     const got: KubeScaleRun[] = [];
     /** The floor's apply -> Complete of each run. */
     const floors: number[] = [];
@@ -96,7 +99,7 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
           floors.push(await measure(target, floor, ns, path.join(dir, 'logs', ns), 900, 500));
           continue;
         }
-        const { run, fitted } = await runOnce(target, size, source, dir, `scale-${size}-${source}-${i}`, allocatable, schedulable);
+        const { run, fitted } = await runOnce(target, c, dir, `scale-${size}-${source}-${i}`, allocatable, schedulable);
         note = fitted;
         got.push(run);
       }
@@ -110,7 +113,8 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
     const ps = got.map((r) => r.phases).filter((p): p is PhaseTimes => p !== undefined);
     const sc = (pick: (u: ContainerUsage) => number | null, fmt: (x: number | null) => string): string => {
       const v = got.map((r) => pick(r.sidecar)).filter((x): x is number => x !== null);
-      return v.length ? fmt(median(v)) : 'n/a';
+      // No sidecar to sample where the runner runs the handshake.
+      return v.length ? fmt(median(v)) : (c.source === FluxViewSource.IMAGE_VOLUME && !c.sidecar ? '– (in the runner)' : 'n/a');
     };
     phaseRows.push(`| ${size} | ${source} | ${phaseCells(ps, 1, KUBE_PHASES)} | ${f1(median(floors))} | ${sc((u) => u.peakMiB, f1)} (${sc((u) => u.maxPeakMiB, f1)}) | ${sc((u) => u.cpuSeconds, f2)} |`);
   }

@@ -9,11 +9,14 @@ import { E2eCase } from '../case';
 import { synthCluster } from './synth';
 
 /** The cluster a scale case (and bench/scale.ts) runs: `flux run -N<size> hostname` over all pods. */
-export function scaleCluster(dir: string, size: number, source: FluxViewSource, handshakeDeadline?: number): string[] {
+export function scaleCluster(dir: string, size: number, source: FluxViewSource, handshakeDeadline?: number, sidecar = false): string[] {
   return synthCluster('scale', 'default', 'flux-scale', {
     size,
     logging: { quiet: true },
-    handshake: handshakeDeadline === undefined ? undefined : { deadlineSeconds: handshakeDeadline },
+    handshake: handshakeDeadline === undefined && !sidecar ? undefined : {
+      ...(handshakeDeadline === undefined ? {} : { deadlineSeconds: handshakeDeadline }),
+      ...(sidecar ? { inRunner: false } : {}),
+    },
     kubernetesVersion: source === FluxViewSource.IMAGE_VOLUME ? '1.35' : undefined,
     flux: { container: { source } },
     containers: [{ image: 'ubuntu:noble', launcher: true, command: `sh -c 'flux run -N${size} hostname | sort -V'` }],

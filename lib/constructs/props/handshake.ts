@@ -19,9 +19,9 @@ export interface HandshakeOptions {
   /** TCP port of the handshake server in every pod. @default 8060 */
   readonly port?: number;
   /**
-   * TCP port on which the handshake sidecar answers the Flux container's readiness probe (HTTP,
-   * from the kubelet only). Used where the handshake is a native sidecar (Kubernetes 1.29 on);
-   * before that the probe runs a script in the Flux container. @default 8061
+   * TCP port on which the handshake answers the Flux container's readiness probe (HTTP, from the
+   * kubelet only). Used where the handshake is a native sidecar (Kubernetes 1.29 on) or runs in the
+   * runner (inRunner); before 1.29 the probe runs a script in the Flux container. @default 8061
    */
   readonly readyPort?: number;
   /**
