@@ -113,10 +113,12 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
     const ps = got.map((r) => r.phases).filter((p): p is PhaseTimes => p !== undefined);
     const sc = (pick: (u: ContainerUsage) => number | null, fmt: (x: number | null) => string): string => {
       const v = got.map((r) => pick(r.sidecar)).filter((x): x is number => x !== null);
-      // No sidecar to sample where the runner runs the handshake.
-      return v.length ? fmt(median(v)) : (c.source === FluxViewSource.IMAGE_VOLUME && !c.sidecar ? '– (in the runner)' : 'n/a');
+      return v.length ? fmt(median(v)) : 'n/a';
     };
-    phaseRows.push(`| ${size} | ${source} | ${phaseCells(ps, 1, KUBE_PHASES)} | ${f1(median(floors))} | ${sc((u) => u.peakMiB, f1)} (${sc((u) => u.maxPeakMiB, f1)}) | ${sc((u) => u.cpuSeconds, f2)} |`);
+    // No sidecar to sample where the runner runs the handshake.
+    const inRunner = c.source === FluxViewSource.IMAGE_VOLUME && !c.sidecar;
+    const usage = inRunner ? '– (in the runner) | –' : `${sc((u) => u.peakMiB, f1)} (${sc((u) => u.maxPeakMiB, f1)}) | ${sc((u) => u.cpuSeconds, f2)}`;
+    phaseRows.push(`| ${size} | ${source} | ${phaseCells(ps, 1, KUBE_PHASES)} | ${f1(median(floors))} | ${usage} |`);
   }
   await reportKubeTable(target, {
     id: 'scale-kube',
