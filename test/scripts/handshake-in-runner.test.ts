@@ -142,7 +142,7 @@ describe('entrypoint.sh running the hosts handshake itself (handshake.inRunner)'
     const r = runWorker(model(musl()), 'crash ready');
     expect(r.status).toBe(0);
     expect(r.handshakeCalls).toHaveLength(2);
-    expect(r.stderr).toMatch(/entrypoint: warning: the hosts handshake ended with exit code 137 and no result: starting it again in 1s \(restart 1\)/);
+    expect(r.stderr).toMatch(/entrypoint: warning: the hosts handshake ended with exit code 137: starting it again in 1s \(restart 1\)/);
     expect(sandbox.brokerCalls()).toHaveLength(1);
   });
 

@@ -61,7 +61,7 @@ supervise_handshake() {
       return 0
     fi
     restarts=$((restarts + 1))
-    printf '%s: warning: %s\n' "$script_name" "the hosts handshake ended with exit code $code and no result: starting it again in ${pause}s (restart $restarts)" >&2
+    printf '%s: warning: %s\n' "$script_name" "the hosts handshake ended with exit code $code: starting it again in ${pause}s (restart $restarts)" >&2
     sleep "$pause"
     pause=$((pause < 16 ? pause * 2 : 30))
   done
