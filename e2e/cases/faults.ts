@@ -2,11 +2,17 @@
  * Fault cases: a MiniCluster on real brokers while the cluster does to it what clusters do (a node
  * drained, a pod preempted, a container OOM-killed), each with what docs/reliability.md promises.
  */
-import { MiniClusterProps } from '../../lib';
+import { FluxViewSource, MiniClusterProps } from '../../lib';
 import { E2eCase } from '../case';
 import { indexedJob } from '../manifests';
 import { inLeadInstance, waitForNodes } from './flux-steps';
 import { synthCluster } from './synth';
+
+/** The view as an image volume of a view image for the runner's OS: the handshake runs in the runner. */
+const IMAGE_VOLUME: Partial<MiniClusterProps> = {
+  kubernetesVersion: '1.35',
+  flux: { container: { source: FluxViewSource.IMAGE_VOLUME, image: 'ghcr.io/converged-computing/flux-view-rocky:tag-9' } },
+};
 
 /** Faults come at this many seconds after the first pod started: every broker is up by then. */
 const AFTER_BRING_UP = 15;
@@ -48,6 +54,20 @@ export function faultCases(): E2eCase[] {
       synth: cluster('fault-il', { interactive: true }),
       faults: { evict: [`0@${AFTER_BRING_UP}`], outcome: 'recovers', boundSeconds: 60, runs: 3 },
       expect: { result: 'Interrupted', exec: allNodesBack('fault-il') },
+    },
+    {
+      id: 'fault interactive, a worker evicted, the handshake in the runner',
+      note: 'the view as an image volume, so the Flux runner runs the handshake itself (no sidecar): index 2 evicted once all brokers are up; its replacement\'s runner handshakes again and rejoins rank 0',
+      synth: cluster('fault-iwr', { interactive: true, ...IMAGE_VOLUME }),
+      faults: { evict: [`2@${AFTER_BRING_UP}`], outcome: 'recovers', boundSeconds: 30, runs: 3 },
+      expect: { result: 'Interrupted', exec: allNodesBack('fault-iwr') },
+    },
+    {
+      id: 'fault interactive, the lead evicted, the handshake in the runner',
+      note: 'as above, index 0 evicted: the new lead\'s runner starts a new directory and instance, and every worker\'s handshake reconnects to it',
+      synth: cluster('fault-ilr', { interactive: true, ...IMAGE_VOLUME }),
+      faults: { evict: [`0@${AFTER_BRING_UP}`], outcome: 'recovers', boundSeconds: 60, runs: 3 },
+      expect: { result: 'Interrupted', exec: allNodesBack('fault-ilr') },
     },
     {
       id: 'fault interactive, the lead evicted, Kubernetes 1.30',
