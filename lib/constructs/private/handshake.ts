@@ -138,7 +138,7 @@ export function handshakeParts(r: ResolvedMiniCluster, programConfigMap: string)
         { name: VOLUMES.handshakeProgram, mountPath: HANDSHAKE_PROGRAM_DIR_IN_RUNNER, readOnly: true },
         { name: HANDSHAKE_NODE_VOLUME, mountPath: HANDSHAKE_NODE_ROOT, readOnly: true },
       ],
-      // Node's own name is the first word of the sidecar's command: the runner finds its node.
+      // The sidecar's command without its first word, `node`: the entrypoint finds node in the image.
       inRunner: { nodeRoot: HANDSHAKE_NODE_ROOT, image, args: wiring.command.slice(1) },
       runnerRequests: { ...REQUESTS },
       runnerPorts: [port],
