@@ -9,8 +9,8 @@
  * Complete), the two in alternating order, and both figures are also printed over it (x floor).
  */
 import * as path from 'path';
-import { FluxViewSource } from '../../lib';
 import { FLUX_VIEW_ANNOTATION } from '../../lib/core/day2-contract';
+import { HANDSHAKE_CONTAINER } from '../../lib/core/handshake-contract';
 import { scaleCluster } from '../../e2e/cases/scale';
 import { certificateSecret } from '../../e2e/certificate';
 import { cpuMillis, fitCpuRequests } from '../../e2e/kube/fit';
@@ -52,7 +52,7 @@ async function runOnce(target: KubeTarget, c: ScaleCase, dir: string, ns: string
       namespace: ns, objects: moveToNamespace(docs, ns), job: 'flux-scale', runner: 'flux-scale', logs: path.join(dir, 'logs', ns), timeout: 900,
       viewScript: indexedJob(docs).metadata?.annotations?.[FLUX_VIEW_ANNOTATION],
     });
-    const sampler = new ContainerUsageSampler(target, nodes, ns, 'flux-handshake');
+    const sampler = new ContainerUsageSampler(target, nodes, ns, HANDSHAKE_CONTAINER);
     let s: Awaited<ReturnType<KubeRun['finished']>>;
     let sidecar: ContainerUsage;
     try {
@@ -85,7 +85,10 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
     const { size, runs } = c;
     const source = scaleCaseName(c);
     const dir = path.join(work, `kube-${size}-${source}`);
-    const floor = floorInput(size, runnerImage(readDocs(scaleCluster(dir, size, c.source, undefined, c.sidecar))));
+    const docs = readDocs(scaleCluster(dir, size, c.source, undefined, c.sidecar));
+    const floor = floorInput(size, runnerImage(docs));
+    // No sidecar to sample where the runner runs the handshake.
+    const hasSidecar = (indexedJob(docs).spec.template.spec.initContainers ?? []).some((x: any) => x.name === HANDSHAKE_CONTAINER);
     const got: KubeScaleRun[] = [];
     /** The floor's apply -> Complete of each run. */
     const floors: number[] = [];
@@ -115,9 +118,7 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
       const v = got.map((r) => pick(r.sidecar)).filter((x): x is number => x !== null);
       return v.length ? fmt(median(v)) : 'n/a';
     };
-    // No sidecar to sample where the runner runs the handshake.
-    const inRunner = c.source === FluxViewSource.IMAGE_VOLUME && !c.sidecar;
-    const usage = inRunner ? '– (in the runner) | –' : `${sc((u) => u.peakMiB, f1)} (${sc((u) => u.maxPeakMiB, f1)}) | ${sc((u) => u.cpuSeconds, f2)}`;
+    const usage = hasSidecar ? `${sc((u) => u.peakMiB, f1)} (${sc((u) => u.maxPeakMiB, f1)}) | ${sc((u) => u.cpuSeconds, f2)}` : '– (in the runner) | –';
     phaseRows.push(`| ${size} | ${source} | ${phaseCells(ps, 1, KUBE_PHASES)} | ${f1(median(floors))} | ${usage} |`);
   }
   await reportKubeTable(target, {

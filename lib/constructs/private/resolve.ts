@@ -119,7 +119,7 @@ export function resolveMiniCluster(props: MiniClusterProps, name: string, namesp
     viewInMemory: source === FluxViewSource.COPY_TO_MEMORY,
     viewImageVolume: source === FluxViewSource.IMAGE_VOLUME,
     viewCheckInRunner: source === FluxViewSource.IMAGE_VOLUME && isFluxViewsImage(viewImage),
-    handshakeInRunner: props.handshake?.enabled !== false && (props.handshake?.inRunner ?? source === FluxViewSource.IMAGE_VOLUME),
+    handshakeInRunner: handshakeInRunner(props),
     viewPullPolicy: view.pullAlways ? 'Always' : 'IfNotPresent',
     topology: flux.topology ?? DEFAULT_TOPOLOGY,
     connectTimeout: flux.connectTimeout ?? '5s',
@@ -149,6 +149,16 @@ export function leadReadyChildren(r: ResolvedMiniCluster): number {
 /** flux.container.source, with the older inMemory flag as its alias (validation rejects a disagreement). */
 export function viewSource(view: FluxViewOptions): FluxViewSource {
   return view.source ?? (view.inMemory ? FluxViewSource.COPY_TO_MEMORY : FluxViewSource.COPY_TO_DISK);
+}
+
+/**
+ * Whether the Flux runner runs the hosts handshake (handshake.inRunner): by default where the view
+ * is an image volume. Validation asks it before resolving, for the mount paths it takes.
+ */
+export function handshakeInRunner(props: MiniClusterProps): boolean {
+  const h = props.handshake ?? {};
+  const view = props.flux?.container ?? {};
+  return h.enabled !== false && (h.inRunner ?? (!view.disable && viewSource(view) === FluxViewSource.IMAGE_VOLUME));
 }
 
 /** `-N/-n` flags of the operator: tasks >= size gives -N size -n tasks, 0 gives -N size, else -n tasks. */

@@ -20,7 +20,7 @@ import { MiniClusterProps } from '../mini-cluster-props';
 import { FluxViewSource } from '../props/flux';
 import { ContainerResources, ContainerSecurityContext, ContainerVolume, ImagePullPolicy, MiniClusterContainer } from '../props/container';
 import { userMountPath } from './containers';
-import { viewSource } from './resolve';
+import { handshakeInRunner, viewSource } from './resolve';
 import { runSuffixLength } from './gitops';
 import { hardeningViolations } from './validate-hardening';
 import { autoscaleViolations } from './autoscale';
@@ -424,7 +424,7 @@ function validateMountPaths(props: MiniClusterProps, c: MiniClusterContainer, pa
       taken.set(viewTreeDir(view?.mountPath), 'the link to the Flux view image volume (flux.container.source)');
     }
     if (isRunner && props.handshake?.enabled !== false) taken.set(DEFAULT_HANDSHAKE_OUT_DIR, 'the hosts handshake volume');
-    if (isRunner && props.handshake?.enabled !== false && (props.handshake?.inRunner ?? (!view?.disable && source === FluxViewSource.IMAGE_VOLUME))) {
+    if (isRunner && handshakeInRunner(props)) {
       taken.set(HANDSHAKE_NODE_ROOT, 'the handshake image volume (handshake.inRunner)');
       taken.set(HANDSHAKE_PROGRAM_DIR_IN_RUNNER, 'the handshake program (handshake.inRunner)');
     }

@@ -7,43 +7,41 @@ handshake_image=@@HANDSHAKE_IMAGE@@
 handshake_args=( @@HANDSHAKE_ARGS@@ )
 handshake_node=()
 
-# Whether $1 resolves to a path inside the handshake image: an absolute symlink in the image points
-# into this container's own tree, whose C library and node are not the image's.
+# Whether $1 resolves to a path inside the handshake image, then in `resolved` (the caller's): an
+# absolute symlink in the image points into this container's own tree, whose C library and node are
+# not the image's.
 in_handshake_image() {
-  local resolved
   resolved=$(readlink -f -- "$1" 2>/dev/null) || return 1
   [[ $resolved == "$handshake_node_root"/* ]]
+}
+
+# Sets `found` (the caller's) to the first of the files $@ inside the handshake image.
+first_in_handshake_image() {
+  local candidate resolved
+  for candidate in "$@"; do
+    if [ -f "$candidate" ] && in_handshake_image "$candidate"; then
+      found=$candidate
+      return 0
+    fi
+  done
+  return 1
 }
 
 # Sets handshake_node to the command that runs the image's node through the image's own dynamic
 # loader and libraries (musl or glibc), whatever C library this container's image has.
 find_handshake_node() {
-  local root=$handshake_node_root candidate loader='' node='' library_path='' seen=' ' dir resolved
-  for candidate in "$root"/lib/ld-musl-*.so.1 "$root"/usr/lib/ld-musl-*.so.1 \
+  local root=$handshake_node_root found loader node library_path='' seen=' ' dir resolved
+  first_in_handshake_image "$root"/lib/ld-musl-*.so.1 "$root"/usr/lib/ld-musl-*.so.1 \
     "$root"/usr/lib/*-linux-gnu/ld-linux*.so.* "$root"/lib/*-linux-gnu/ld-linux*.so.* \
-    "$root"/usr/lib64/ld-linux*.so.* "$root"/lib64/ld-linux*.so.* "$root"/lib/ld-linux*.so.*; do
-    if [ -f "$candidate" ] && in_handshake_image "$candidate"; then
-      loader=$candidate
-      break
-    fi
-  done
-  for candidate in "$root"/usr/local/bin/node "$root"/usr/bin/node; do
-    if [ -f "$candidate" ] && in_handshake_image "$candidate"; then
-      node=$candidate
-      break
-    fi
-  done
-  if [ -z "$loader" ] || [ -z "$node" ]; then
-    return 1
-  fi
+    "$root"/usr/lib64/ld-linux*.so.* "$root"/lib64/ld-linux*.so.* "$root"/lib/ld-linux*.so.* || return 1
+  loader=$found
+  first_in_handshake_image "$root"/usr/local/bin/node "$root"/usr/bin/node || return 1
+  node=$found
   for dir in "$root"/lib "$root"/usr/lib "$root"/usr/local/lib "$root"/lib64 "$root"/usr/lib64 \
     "$root"/lib/*-linux-gnu "$root"/usr/lib/*-linux-gnu; do
-    if [ -d "$dir" ] && in_handshake_image "$dir"; then
-      resolved=$(readlink -f -- "$dir")
-      if [[ $seen != *" $resolved "* ]]; then
-        seen="$seen$resolved "
-        library_path="${library_path:+$library_path:}$resolved"
-      fi
+    if [ -d "$dir" ] && in_handshake_image "$dir" && [[ $seen != *" $resolved "* ]]; then
+      seen="$seen$resolved "
+      library_path="${library_path:+$library_path:}$resolved"
     fi
   done
   handshake_node=("$loader" --library-path "$library_path" "$node")
