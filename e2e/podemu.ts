@@ -5,6 +5,7 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import type { LeadPhases } from './kube/lead-phases';
 
 /** Where podemu and Flux are, or why the end-to-end tests cannot run here. */
 export interface Engines {
@@ -122,6 +123,8 @@ export interface Summary {
   readonly broker_times?: 'broker log' | 'ready';
   /** A real cluster only: the largest parallelism the Job had while the run polled it (an autoscaled Job changes it). */
   readonly max_parallelism?: number;
+  /** A real cluster only: when the lead broker entered each of its states, seconds from the first pod (kube/lead-phases.ts). */
+  readonly lead_phases?: { readonly [K in keyof LeadPhases]?: number };
   /** The largest spacing of podemu's samples of the brokers' sockets (s). */
   readonly tcp_sample_interval_max_s?: number | null;
   readonly pods: PodRecord[];

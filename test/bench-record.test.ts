@@ -28,7 +28,7 @@ test.each([
 
 test('GIVEN docs/scale.md THEN it holds one section for each real-cluster benchmark to write', () => {
   const text = fs.readFileSync(SCALE_DOC, 'utf8');
-  for (const id of ['bringup-kube', 'scale-kube', 'scale-kube-phases']) expect(() => replaceSection(text, id, 'x')).not.toThrow();
+  for (const id of ['bringup-kube', 'scale-kube', 'scale-kube-phases', 'scale-kube-flux']) expect(() => replaceSection(text, id, 'x')).not.toThrow();
 });
 
 test('GIVEN cordoned nodes THEN the line names them; without, it does not', () => {

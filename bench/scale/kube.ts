@@ -26,6 +26,7 @@ import { median } from '../stats';
 import { reportKubeTable } from '../kube-table';
 import { PhaseTimes, phaseCells, phases } from '../bringup/phases';
 import { ContainerUsage, ContainerUsageSampler } from './container-usage';
+import { FLUX_PHASE_COLUMNS, FluxDurations, fluxDurations, fluxPhaseCells } from './flux-phases';
 
 interface KubeScaleRun {
   /** Apply to every broker up; null when the run could not date the brokers. */
@@ -33,6 +34,8 @@ interface KubeScaleRun {
   readonly success: number;
   /** When the last pod ended each phase, from the first pod's creation (the API's times, 1 s resolution). */
   readonly phases?: PhaseTimes;
+  /** Flux's own phases, from the lead broker's log. */
+  readonly flux: FluxDurations;
   /** The handshake sidecar per pod, from the kubelets' stats. */
   readonly sidecar: ContainerUsage;
 }
@@ -63,7 +66,7 @@ async function runOnce(target: KubeTarget, c: ScaleCase, dir: string, ns: string
     if (s.result !== 'Succeeded' || s.apply_to_success_s == null) throw new Error(`${size} pods, ${source}, ${ns}: ${s.result} (${s.reason})`);
     // flux_instance_up_s counts from the first pod; apply came (apply_to_success_s - wall_time_s) before it.
     const offset = s.apply_to_success_s - (s.wall_time_s ?? s.apply_to_success_s);
-    return { run: { brokers: s.flux_instance_up_s == null ? null : s.flux_instance_up_s + offset, success: s.apply_to_success_s, phases: phases(s), sidecar }, fitted };
+    return { run: { brokers: s.flux_instance_up_s == null ? null : s.flux_instance_up_s + offset, success: s.apply_to_success_s, phases: phases(s), flux: fluxDurations(s), sidecar }, fitted };
   } finally {
     const left = await deleteNamespace(target, ns);
     if (left) throw new Error(left);
@@ -81,6 +84,7 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
   const command = `SCALE_CASES=${cases.map((c) => `${c.size}:${c.source}:${c.runs}${c.sidecar ? ':sidecar' : ''}`).join(',')} npm run bench:scale -- --kubeconfig FILE --write-docs`;
   const rows: string[] = [];
   const phaseRows: string[] = [];
+  const fluxRows: string[] = [];
   for (const c of cases) {
     const { size, runs } = c;
     const source = scaleCaseName(c);
@@ -120,6 +124,7 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
     };
     const usage = hasSidecar ? `${sc((u) => u.peakMiB, f1)} (${sc((u) => u.maxPeakMiB, f1)}) | ${sc((u) => u.cpuSeconds, f2)}` : '– (in the runner) | –';
     phaseRows.push(`| ${size} | ${source} | ${phaseCells(ps, 1, KUBE_PHASES)} | ${f1(median(floors))} | ${usage} |`);
+    fluxRows.push(`| ${size} | ${source} | ${fluxPhaseCells(got.map((r) => r.flux))} |`);
   }
   await reportKubeTable(target, {
     id: 'scale-kube',
@@ -141,6 +146,16 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
       'handshake sidecar: peak working set per pod, MiB (largest pod)', 'its CPU per pod (s)'],
     align: 'rlrrrrrrrrr',
     rows: phaseRows,
+    command,
+  }, writeDocs);
+  await reportKubeTable(target, {
+    id: 'scale-kube-flux',
+    heading: ': Flux\'s phases on the lead',
+    about: 'medians over the runs above; seconds the lead broker spent in each phase, from the changes of state it logs (`flux dmesg`, its own clock), '
+      + 'and from its rc3\'s end to the Job\'s success (the runner\'s poll of the Job, every 0.5 s).',
+    columns: ['pods', 'view', ...FLUX_PHASE_COLUMNS],
+    align: 'rlrrrrrr',
+    rows: fluxRows,
     command,
   }, writeDocs);
 }

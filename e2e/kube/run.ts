@@ -11,6 +11,7 @@ import { FaultRecord, Summary } from '../podemu';
 import { KueuePlan, NodeFault } from '../case';
 import { BrokerLogFollower, brokerEvents } from './broker-log';
 import { KueueDriver } from './kueue';
+import { leadPhases, leadPhaseSeconds } from './lead-phases';
 import { NodeControl, NodeFaults, doubleBrokers, readyNodes } from './node-faults';
 import { PodSeen, datedBrokers, jobVerdict, observePod, podIndex, podRecord } from './record';
 import { client, execIn, forClientLibrary, KubeExecResult, KubeTarget } from './target';
@@ -284,6 +285,7 @@ export class KubeRun {
       faults: this.faults,
       broker_times: dated.size ? 'broker log' : 'ready',
       max_parallelism: maxParallelism,
+      lead_phases: leadPhaseSeconds(leadPhases(logText), this.t0 ?? this.started),
       ...(this.nodeFaults.any ? { double_brokers: [...this.doubles], node_cleanup: cleanupProblems } : {}),
     };
     fs.writeFileSync(path.join(this.o.logs, 'summary.json'), JSON.stringify(summary, null, 2));
