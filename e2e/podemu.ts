@@ -124,7 +124,7 @@ export interface Summary {
   /** A real cluster only: the largest parallelism the Job had while the run polled it (an autoscaled Job changes it). */
   readonly max_parallelism?: number;
   /** A real cluster only: when the lead broker entered each of its states, seconds from the first pod (kube/lead-phases.ts). */
-  readonly lead_phases?: { readonly [K in keyof LeadPhases]?: number };
+  readonly lead_phases?: LeadPhases;
   /** The largest spacing of podemu's samples of the brokers' sockets (s). */
   readonly tcp_sample_interval_max_s?: number | null;
   readonly pods: PodRecord[];

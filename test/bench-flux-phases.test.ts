@@ -1,6 +1,6 @@
 /** Flux's own phases on a real cluster: the lead broker's changes of state in its log, as bench:scale's table. */
 import { fluxDurations, fluxPhaseCells } from '../bench/scale/flux-phases';
-import { leadPhaseSeconds, leadPhases } from '../e2e/kube/lead-phases';
+import { leadPhases } from '../e2e/kube/lead-phases';
 
 // The lines of a real lead's `flux dmesg` (flux-core 0.88.0, 4 brokers), with others between them.
 const LOG = [
@@ -23,7 +23,7 @@ const t0 = Date.parse('2026-11-28T11:10:05.000Z');
 
 test('GIVEN a lead\'s log WHEN read THEN each phase is dated by the change of state that ends it, in seconds from the first pod', () => {
   // WHEN
-  const s = leadPhaseSeconds(leadPhases(LOG), t0);
+  const s = leadPhases(LOG, t0);
   // THEN
   expect(s).toEqual({ started: 1.48, rc1Done: 1.87, programStart: 2.22, programEnd: 2.63, childrenDone: 2.76, rc3Done: 3.09 });
 });
@@ -37,18 +37,18 @@ test('GIVEN a worker\'s changes of state, a line of another module and a restart
     '2026-11-28T11:10:09.000000Z broker.info[0]: rc1-success: init->quorum 0.3s',
   ].join('\n');
   // WHEN
-  const s = leadPhaseSeconds(leadPhases(log), t0);
+  const s = leadPhases(log, t0);
   // THEN
   expect(s).toEqual({ rc1Done: 2 });
 });
 
 test('GIVEN no log WHEN read THEN no phase is dated', () => {
-  expect(leadPhases('')).toEqual({});
+  expect(leadPhases('', t0)).toEqual({});
 });
 
 test('GIVEN a run\'s phases and its Job success WHEN turned into durations THEN each is the span between its two ends, and a phase missing an end has none', () => {
   // GIVEN the phases above, the Job successful at 6.5 s
-  const full = fluxDurations({ lead_phases: leadPhaseSeconds(leadPhases(LOG), t0), wall_time_s: 6.5 });
+  const full = fluxDurations({ lead_phases: leadPhases(LOG, t0), wall_time_s: 6.5 });
   // GIVEN a run whose log lost the children's shutdown, and one without a verdict
   const gap = fluxDurations({ lead_phases: { started: 1, rc1Done: 2, programStart: 3, programEnd: 4, rc3Done: 6 }, wall_time_s: null });
   // THEN

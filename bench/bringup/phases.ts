@@ -1,6 +1,6 @@
 /** When each phase of a bring-up ended for the last pod, from podemu's summary. */
 import { Summary } from '../../e2e/podemu';
-import { median } from '../stats';
+import { medianCells } from '../stats';
 
 /** Seconds from the first pod's start. */
 export interface PhaseTimes {
@@ -42,8 +42,5 @@ const ALL_PHASES: Array<keyof PhaseTimes> = ['lastPod', 'init', 'mainStart', 'br
  * without init containers). `keys`: fewer phases (a real cluster shows no broker process, only its container).
  */
 export function phaseCells(ps: readonly PhaseTimes[], digits: number, keys: ReadonlyArray<keyof PhaseTimes> = ALL_PHASES): string {
-  return keys.map((key) => {
-    const values = ps.map((p) => p[key]).filter((v): v is number => v !== undefined);
-    return values.length > 0 ? median(values).toFixed(digits) : '–';
-  }).join(' | ');
+  return medianCells(ps, keys, digits);
 }

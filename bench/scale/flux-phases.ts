@@ -4,7 +4,7 @@
  * success: the part of "every broker up to Job success" that is Flux's, and the part that is not.
  */
 import { Summary } from '../../e2e/podemu';
-import { median } from '../stats';
+import { medianCells } from '../stats';
 
 /** Seconds of each phase in one run; absent when the lead's log did not date both its ends. */
 export interface FluxDurations {
@@ -42,8 +42,5 @@ export function fluxDurations(summary: Pick<Summary, 'lead_phases' | 'wall_time_
 
 /** Medians over the runs, one cell per phase in FLUX_PHASE_COLUMNS' order; '–' where no run dated it. */
 export function fluxPhaseCells(runs: readonly FluxDurations[]): string {
-  return KEYS.map((key) => {
-    const values = runs.map((r) => r[key]).filter((v): v is number => v !== undefined);
-    return values.length ? median(values).toFixed(2) : '–';
-  }).join(' | ');
+  return medianCells(runs, KEYS, 2);
 }

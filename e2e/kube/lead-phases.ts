@@ -4,8 +4,9 @@
  * and end times cannot tell apart (rc1, the wait for every broker, the program, the children's
  * shutdown, rc3) each ends with one of these changes.
  */
+import { secondsSince } from './record';
 
-/** When the lead broker entered each state, in epoch milliseconds; absent when its log has no such line. */
+/** When the lead broker entered each state, in seconds from the run's first pod; absent when its log has no such line. */
 export interface LeadPhases {
   /** Its builtin modules loaded (`load-builtins->join`): the broker runs. */
   readonly started?: number;
@@ -31,25 +32,16 @@ const TRANSITIONS: ReadonlyArray<[keyof LeadPhases, string]> = [
 ];
 
 /**
- * The lead's phases in `flux dmesg` output (ISO time stamps, the default format). The first line of
- * each change counts: the benchmark follows one lead pod, whose broker starts once.
+ * The lead's phases in `flux dmesg` output (ISO time stamps, the default format), in seconds from
+ * `t0` (epoch ms). The first line of each change counts: the benchmark follows one lead pod, whose
+ * broker starts once.
  */
-export function leadPhases(dmesg: string): LeadPhases {
+export function leadPhases(dmesg: string, t0: number): LeadPhases {
   const at: { -readonly [K in keyof LeadPhases]?: number } = {};
   for (const line of dmesg.split('\n')) {
     const m = /^(\d{4}-\d\d-\d\dT[\d:.]+Z) broker\.info\[0\]: [\w-]+: ([a-z-]+->[a-z-]+) /.exec(line);
     const phase = m && TRANSITIONS.find(([, change]) => change === m[2])?.[0];
-    if (m && phase && at[phase] === undefined) at[phase] = Date.parse(m[1]);
+    if (m && phase && at[phase] === undefined) at[phase] = secondsSince(t0, Date.parse(m[1]));
   }
   return at;
-}
-
-/** Each phase in seconds from `t0` (epoch ms), to 10 ms, as the rest of a run's record. */
-export function leadPhaseSeconds(phases: LeadPhases, t0: number): { [K in keyof LeadPhases]?: number } {
-  const out: { -readonly [K in keyof LeadPhases]?: number } = {};
-  for (const [key] of TRANSITIONS) {
-    const v = phases[key];
-    if (v !== undefined) out[key] = Math.round((v - t0) / 10) / 100;
-  }
-  return out;
 }

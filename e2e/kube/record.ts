@@ -53,11 +53,16 @@ function containerType(spec: k8s.V1PodSpec | undefined, name: string): Container
   return init.restartPolicy === 'Always' ? 'sidecar' : 'init';
 }
 
+/** Seconds from `t0` to `ms` (both epoch milliseconds), to 10 ms: every time of a run's record. */
+export function secondsSince(t0: number, ms: number): number {
+  return Math.round((ms - t0) / 10) / 100;
+}
+
 /** Seconds since `t0` of a time the API gives (1 s resolution), or null. */
 function apiTime(value: Date | string | undefined, t0: number): number | null {
   if (value === undefined || value === null) return null;
   const ms = new Date(value).getTime();
-  return Number.isNaN(ms) ? null : Math.round((ms - t0) / 10) / 100;
+  return Number.isNaN(ms) ? null : secondsSince(t0, ms);
 }
 
 /**
@@ -139,7 +144,7 @@ export interface DatedBroker {
 export function datedBrokers(pods: PodSeen[], events: BrokerEvent[], t0: number): Map<string, DatedBroker> {
   const dated = new Map<string, { listen?: number; connects: number[] }>();
   for (const e of [...events].sort((a, b) => a.at - b.at)) {
-    const t = Math.round((e.at - t0) / 10) / 100;
+    const t = secondsSince(t0, e.at);
     const pod = pods.filter((p) => p.index === e.rank && (p.times.created ?? 0) <= t + 1).at(-1);
     if (!pod) continue;
     const d = dated.get(pod.name) ?? { connects: [] };

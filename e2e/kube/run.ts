@@ -11,9 +11,9 @@ import { FaultRecord, Summary } from '../podemu';
 import { KueuePlan, NodeFault } from '../case';
 import { BrokerLogFollower, brokerEvents } from './broker-log';
 import { KueueDriver } from './kueue';
-import { leadPhases, leadPhaseSeconds } from './lead-phases';
+import { leadPhases } from './lead-phases';
 import { NodeControl, NodeFaults, doubleBrokers, readyNodes } from './node-faults';
-import { PodSeen, datedBrokers, jobVerdict, observePod, podIndex, podRecord } from './record';
+import { PodSeen, datedBrokers, jobVerdict, observePod, podIndex, podRecord, secondsSince } from './record';
 import { client, execIn, forClientLibrary, KubeExecResult, KubeTarget } from './target';
 
 const POLL_MS = 500;
@@ -163,7 +163,7 @@ export class KubeRun {
   }
 
   private now(): number {
-    return this.t0 === undefined ? 0 : Math.round((Date.now() - this.t0) / 10) / 100;
+    return this.t0 === undefined ? 0 : secondsSince(this.t0, Date.now());
   }
 
   private log(line: string): void {
@@ -285,7 +285,7 @@ export class KubeRun {
       faults: this.faults,
       broker_times: dated.size ? 'broker log' : 'ready',
       max_parallelism: maxParallelism,
-      lead_phases: leadPhaseSeconds(leadPhases(logText), this.t0 ?? this.started),
+      lead_phases: leadPhases(logText, this.t0 ?? this.started),
       ...(this.nodeFaults.any ? { double_brokers: [...this.doubles], node_cleanup: cleanupProblems } : {}),
     };
     fs.writeFileSync(path.join(this.o.logs, 'summary.json'), JSON.stringify(summary, null, 2));
