@@ -6,6 +6,7 @@
 import { DRAIN_REASON } from '../core/autoscale-contract';
 import { HANDSHAKE_EXIT_CONFIG, procNetPort } from '../core/handshake-contract';
 import { STOPPED_EXIT_CODE } from '../core/runner-exit-codes';
+import { loadSteps, removeSteps } from '../core/worker-rc-plans';
 import { rangeHostlist } from '../core/hostlist';
 import { fluxPaths, IMAGE_VIEW_DIR, VIEW_IMAGE_CHECK_DIR, viewTreeDir } from '../core/paths';
 import { LeadMode, ReadinessScriptModel, ScriptModel, SidecarScriptModel } from './model';
@@ -213,7 +214,16 @@ function renderWorkerRc(model: ScriptModel): string {
   return renderTemplate(WORKER_RC_SCRIPT_KEY, {
     values: { QUIET: String(model.quiet), PLANS: model.workerRcPlans.map((p) => `${p.fingerprint} ${p.name}`) },
     flags: {},
-    lines: { PLAN_MODULES: model.workerRcPlans.map((p) => `plan_modules_${p.name}=${shellQuote(p.modules.join(' '))}`) },
+    // Each plan's steps as one word: steps apart by ',', a step's modules by ' '.
+    lines: {
+      PLAN_STEPS: model.workerRcPlans.flatMap((p) => [
+        ['rc1', loadSteps(p)!] as const,
+        ['rc3', removeSteps(p)!] as const,
+      ].flatMap(([rc, steps]) => [
+        '# shellcheck disable=SC2034 # read through ${!steps_var}',
+        `plan_${rc}_${p.name}=${shellQuote(steps.map((step) => step.join(' ')).join(','))}`,
+      ])),
+    },
   });
 }
 
@@ -366,7 +376,11 @@ function checkModel(model: ScriptModel): string[] {
   for (const plan of model.workerRcPlans) {
     if (!/^[A-Za-z0-9_]+$/.test(plan.name)) bad('workerRcPlans.name', plan.name, 'must be letters, digits and _ (a shell variable suffix)');
     if (!/^[0-9]+-[0-9]+$/.test(plan.fingerprint)) bad('workerRcPlans.fingerprint', plan.fingerprint, "must be cksum's '<crc>-<bytes>'");
-    for (const m of plan.modules) if (!/^[a-z0-9-]+$/.test(m)) bad('workerRcPlans.modules', m, 'must be a Flux module name');
+    const names = Object.entries(plan.after).flatMap(([m, before]) => [m, ...before]);
+    for (const m of names) if (!/^[a-z0-9-]+$/.test(m)) bad('workerRcPlans.after', m, 'must be a Flux module name');
+    if (names.every((m) => /^[a-z0-9-]+$/.test(m)) && !loadSteps(plan)) {
+      bad('workerRcPlans.after', plan.after, 'must name only modules of the plan, in an order without loops');
+    }
   }
   for (const [name] of model.fluxEnvironment) {
     if (!ENV_NAME.test(name)) bad('fluxEnvironment', name, 'names must be shell variable names');

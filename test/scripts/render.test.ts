@@ -22,7 +22,7 @@ describe('renderScripts', () => {
     const interactive = renderScripts(sampleModel(undefined, { leadMode: LeadMode.INTERACTIVE, command: undefined }));
     expect(Object.keys(interactive)).not.toContain('lead-program.sh');
     expect(Object.keys(interactive)).not.toContain('worker-rc.sh');
-    const withPlans = renderScripts(sampleModel(undefined, { workerRcPlans: [{ name: 'p', fingerprint: '1-2', modules: ['kvs'] }] }));
+    const withPlans = renderScripts(sampleModel(undefined, { workerRcPlans: [{ name: 'p', fingerprint: '1-2', after: { kvs: [] } }] }));
     expect(Object.keys(withPlans)).toContain('worker-rc.sh');
   });
 
@@ -128,6 +128,9 @@ describe('renderScripts', () => {
     [{ leadMode: LeadMode.SUBMIT, command: undefined }, 'command = undefined: leadMode submit needs a command or a script'],
     [{ leadMode: LeadMode.INTERACTIVE }, 'leadMode = "interactive": interactive mode runs no command or script'],
     [{ handshake: { dir: '/hs' }, hostlist: 'flux-sample-[0-2],other-0' }, 'hostlist = "flux-sample-[0-2],other-0": must be flux-sample-[0-3] for the hosts handshake to split it'],
+    [{ workerRcPlans: [{ name: 'p', fingerprint: '1-2', after: { 'kvs': ['Content;'] } }] }, 'workerRcPlans.after = "Content;": must be a Flux module name'],
+    [{ workerRcPlans: [{ name: 'p', fingerprint: '1-2', after: { kvs: ['content'] } }] }, 'workerRcPlans.after = {"kvs":["content"]}: must name only modules of the plan, in an order without loops'],
+    [{ workerRcPlans: [{ name: 'p', fingerprint: '1-2', after: { kvs: ['content'], content: ['kvs'] } }] }, 'workerRcPlans.after = {"kvs":["content"],"content":["kvs"]}: must name only modules of the plan, in an order without loops'],
   ] as [Partial<ScriptModel>, string][])('rejects %j', (overrides, message) => {
     expect(() => renderScripts(sampleModel(undefined, overrides))).toThrow(message);
   });

@@ -5,7 +5,8 @@
 # node's CPUs shared by many pods, or at a cluster's start, these processes were most of the time
 # between the first broker and the last one joined (docs/scale.md). For a Flux install whose
 # modprobe files are byte for byte those of an install verified on real brokers, this script runs
-# that plan directly with `flux module`; for any other it is not used and Flux runs its own rc.
+# that plan directly with `flux module`, in flux-modprobe's order: a module once those it comes
+# after are loaded, the others at once; for any other install Flux runs its own rc.
 #
 #   worker-rc.sh plan    prints the plan's name for this Flux install, or fails (exit 1)
 #   worker-rc.sh 1 NAME  rc1 of plan NAME: load its modules, then run the rc1.d scripts
@@ -15,10 +16,10 @@ set -u -o pipefail
 script_name=worker-rc
 # Values rendered at synth time, each one shell-quoted.
 quiet=@@QUIET@@
-# "fingerprint name" of every verified plan; plan_modules_<name>, each plan's modules in load order.
+# "fingerprint name" of every verified plan; plan_rc1_<name> and plan_rc3_<name>, each plan's
+# steps (apart by ',') of modules (apart by ' ') loaded, or removed, together.
 plans=( @@PLANS@@ )
-# shellcheck disable=SC2034 # read through ${!modules_var}
-#@@LINES PLAN_MODULES@@
+#@@LINES PLAN_STEPS@@
 
 #@@INCLUDE messages.sh@@
 
@@ -82,26 +83,60 @@ run_rc_scripts() {
   return "$status"
 }
 
+# flux-module itself, found on FLUX_EXEC_PATH as the flux command finds its subcommands (the broker
+# gives rc1 and rc3 the path its own flux set): `flux module` would run that front end first, three
+# times the CPU of the command itself, on every broker of the cluster at once. Else `flux module`.
+find_module_command() {
+  local dir dirs=()
+  IFS=: read -r -a dirs <<< "${FLUX_EXEC_PATH:-}"
+  for dir in "${dirs[@]}"; do
+    if [ -n "$dir" ] && [ -f "$dir/flux-module" ] && [ -x "$dir/flux-module" ]; then
+      module_command=("$dir/flux-module")
+      return
+    fi
+  done
+  module_command=(flux module)
+}
+
+# `flux module $1` of every module of step $2 at once, as flux-modprobe runs those whose turn has
+# come; waits for all of them, and fails naming each that failed.
+run_step() {
+  local action=$1 module i status=0 modules=() pids=()
+  read -r -a modules <<< "$2"
+  for module in "${modules[@]}"; do
+    "${module_command[@]}" "$action" "$module" &
+    pids+=("$!")
+  done
+  for i in "${!pids[@]}"; do
+    if ! wait "${pids[i]}"; then
+      printf '%s: error: flux module %s %s failed\n' "$script_name" "$action" "${modules[i]}" >&2
+      status=1
+    fi
+  done
+  return "$status"
+}
+
 case "${1:-}" in
   plan)
     find_plan
     ;;
   1|3)
-    modules_var="plan_modules_${2:-}"
-    if [[ ! ${2:-} =~ ^[A-Za-z0-9_]+$ ]] || [ -z "${!modules_var+x}" ]; then
+    steps_var="plan_rc${1}_${2:-}"
+    if [[ ! ${2:-} =~ ^[A-Za-z0-9_]+$ ]] || [ -z "${!steps_var+x}" ]; then
       fail "no plan '${2:-}'"
     fi
-    read -r -a modules <<< "${!modules_var}"
+    IFS=, read -r -a steps <<< "${!steps_var}"
+    find_module_command
     if [ "$1" = 1 ]; then
-      for module in "${modules[@]}"; do
-        flux module load "$module" || fail "flux module load $module failed"
+      for step in "${steps[@]}"; do
+        run_step load "$step" || fail "rc1 stopped at the modules that did not load"
       done
       run_rc_scripts 1
     else
       status=0
       run_rc_scripts 3 || status=1
-      for ((i = ${#modules[@]} - 1; i >= 0; i--)); do
-        flux module remove "${modules[i]}" || status=1
+      for step in "${steps[@]}"; do
+        run_step remove "$step" || status=1
       done
       exit "$status"
     fi
