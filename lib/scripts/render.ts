@@ -214,15 +214,12 @@ function renderWorkerRc(model: ScriptModel): string {
   return renderTemplate(WORKER_RC_SCRIPT_KEY, {
     values: { QUIET: String(model.quiet), PLANS: model.workerRcPlans.map((p) => `${p.fingerprint} ${p.name}`) },
     flags: {},
-    // Each plan's steps as one word: steps apart by ',', a step's modules by ' '.
+    // Each plan's rc1 and rc3 steps, each as one word: steps apart by ',', a step's modules by ' '.
     lines: {
-      PLAN_STEPS: model.workerRcPlans.flatMap((p) => [
-        ['rc1', loadSteps(p)!] as const,
-        ['rc3', removeSteps(p)!] as const,
-      ].flatMap(([rc, steps]) => [
-        '# shellcheck disable=SC2034 # read through ${!steps_var}',
-        `plan_${rc}_${p.name}=${shellQuote(steps.map((step) => step.join(' ')).join(','))}`,
-      ])),
+      PLAN_STEPS: model.workerRcPlans.flatMap((p) => {
+        const word = (steps: string[][]) => shellQuote(steps.map((step) => step.join(' ')).join(','));
+        return ['# shellcheck disable=SC2034', `plan_rc1_${p.name}=${word(loadSteps(p)!)} plan_rc3_${p.name}=${word(removeSteps(p)!)}`];
+      }),
     },
   });
 }
