@@ -51,10 +51,16 @@ export function loadSteps(plan: WorkerRcPlan): string[][] | undefined {
  * it is gone, as flux-modprobe's rc3 removes them. undefined as for loadSteps.
  */
 export function removeSteps(plan: WorkerRcPlan): string[][] | undefined {
-  if (!layers(plan.after)) return undefined;
-  const loadedAfter: Record<string, string[]> = Object.fromEntries(Object.keys(plan.after).map((m) => [m, []]));
-  for (const [module, predecessors] of Object.entries(plan.after)) for (const p of predecessors) loadedAfter[p].push(module);
-  return layers(loadedAfter);
+  // The graph reversed: it loops where the plan's does; a predecessor outside the plan has no entry.
+  const loadedAfter = new Map<string, string[]>(Object.keys(plan.after).map((m) => [m, []]));
+  for (const [module, predecessors] of Object.entries(plan.after)) {
+    for (const p of predecessors) {
+      const after = loadedAfter.get(p);
+      if (!after) return undefined;
+      after.push(module);
+    }
+  }
+  return layers(Object.fromEntries(loadedAfter));
 }
 
 /** Steps of a precedence graph (each node with the nodes it waits for), names sorted within a step. */

@@ -373,9 +373,9 @@ function checkModel(model: ScriptModel): string[] {
   for (const plan of model.workerRcPlans) {
     if (!/^[A-Za-z0-9_]+$/.test(plan.name)) bad('workerRcPlans.name', plan.name, 'must be letters, digits and _ (a shell variable suffix)');
     if (!/^[0-9]+-[0-9]+$/.test(plan.fingerprint)) bad('workerRcPlans.fingerprint', plan.fingerprint, "must be cksum's '<crc>-<bytes>'");
-    const names = Object.entries(plan.after).flatMap(([m, before]) => [m, ...before]);
-    for (const m of names) if (!/^[a-z0-9-]+$/.test(m)) bad('workerRcPlans.after', m, 'must be a Flux module name');
-    if (names.every((m) => /^[a-z0-9-]+$/.test(m)) && !loadSteps(plan)) {
+    const badNames = Object.entries(plan.after).flatMap(([m, before]) => [m, ...before]).filter((m) => !/^[a-z0-9-]+$/.test(m));
+    for (const m of badNames) bad('workerRcPlans.after', m, 'must be a Flux module name');
+    if (badNames.length === 0 && !loadSteps(plan)) {
       bad('workerRcPlans.after', plan.after, 'must name only modules of the plan, in an order without loops');
     }
   }
