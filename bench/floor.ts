@@ -5,34 +5,32 @@
  */
 import { indexedJob, jobFacts } from '../e2e/manifests';
 
-/** The floor Job: completions = parallelism = `size`, one container running `true`. */
-export function floorJob(name: string, namespace: string, size: number, image: string): any {
+/**
+ * A benchmark's bare Indexed Job: completions = parallelism = `size`, pods that never restart and
+ * have no service account token, `pod` added to that (the floor's, the gang floor's).
+ */
+export function bareIndexedJob(name: string, namespace: string, size: number, pod: object, spec: object = {}): any {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: { name, namespace },
-    spec: {
-      completionMode: 'Indexed',
-      completions: size,
-      parallelism: size,
-      // `true` does not fail: a failed pod is a broken cluster, not a slower floor; no retry hides it.
-      backoffLimit: 0,
-      template: {
-        spec: {
-          restartPolicy: 'Never',
-          automountServiceAccountToken: false,
-          containers: [{
-            name: 'floor',
-            image,
-            imagePullPolicy: 'IfNotPresent',
-            command: ['true'],
-            // Small enough that N pods fit wherever the MiniCluster's N pods do.
-            resources: { requests: { cpu: '5m' } },
-          }],
-        },
-      },
-    },
+    // No retry: a failed pod is a broken cluster, not a slower floor.
+    spec: { completionMode: 'Indexed', completions: size, parallelism: size, backoffLimit: 0, ...spec, template: { spec: { restartPolicy: 'Never', automountServiceAccountToken: false, ...pod } } },
   };
+}
+
+/** The floor Job: completions = parallelism = `size`, one container running `true`. */
+export function floorJob(name: string, namespace: string, size: number, image: string): any {
+  return bareIndexedJob(name, namespace, size, {
+    containers: [{
+      name: 'floor',
+      image,
+      imagePullPolicy: 'IfNotPresent',
+      command: ['true'],
+      // Small enough that N pods fit wherever the MiniCluster's N pods do.
+      resources: { requests: { cpu: '5m' } },
+    }],
+  });
 }
 
 /** The image of the MiniCluster's Flux runner among its synthesized documents: the floor's image. */

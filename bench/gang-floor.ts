@@ -7,6 +7,7 @@
  * MiniCluster's volumes added (bench/shape.ts), what its pod's shape costs before Flux does anything.
  */
 import { indexedJob, jobFacts } from '../e2e/manifests';
+import { bareIndexedJob } from './floor';
 
 /** The port pod 0 listens on. */
 export const GANG_PORT = 9000;
@@ -56,40 +57,24 @@ export function gangFloorObjects(name: string, namespace: string, size: number, 
     // Addresses before readiness, as the MiniCluster's Service: the pods have no probe here.
     spec: { clusterIP: 'None', publishNotReadyAddresses: true, selector: { 'job-name': name } },
   };
-  const job = {
-    apiVersion: 'batch/v1',
-    kind: 'Job',
-    metadata: { name, namespace },
-    spec: {
-      completionMode: 'Indexed',
-      completions: size,
-      parallelism: size,
-      backoffLimit: 0,
-      // A gang that never meets (a pod unschedulable) fails instead of hanging the benchmark.
-      activeDeadlineSeconds: 900,
-      template: {
-        spec: {
-          restartPolicy: 'Never',
-          subdomain: name,
-          automountServiceAccountToken: false,
-          containers: [{
-            name: 'gang',
-            image,
-            imagePullPolicy: 'IfNotPresent',
-            command: ['node', '-e', GANG_PROGRAM],
-            env: [
-              { name: 'GANG_SIZE', value: String(size) },
-              { name: 'GANG_PORT', value: String(GANG_PORT) },
-              { name: 'GANG_HOST', value: `${name}-0.${name}` },
-            ],
-            resources: { requests: { cpu: '5m' } },
-            ...(extra ? { volumeMounts: extra.volumeMounts } : {}),
-          }],
-          ...(extra ? { volumes: extra.volumes } : {}),
-        },
-      },
-    },
-  };
+  // A gang that never meets (a pod unschedulable) fails instead of hanging the benchmark.
+  const job = bareIndexedJob(name, namespace, size, {
+    subdomain: name,
+    containers: [{
+      name: 'gang',
+      image,
+      imagePullPolicy: 'IfNotPresent',
+      command: ['node', '-e', GANG_PROGRAM],
+      env: [
+        { name: 'GANG_SIZE', value: String(size) },
+        { name: 'GANG_PORT', value: String(GANG_PORT) },
+        { name: 'GANG_HOST', value: `${name}-0.${name}` },
+      ],
+      resources: { requests: { cpu: '5m' } },
+      ...(extra ? { volumeMounts: extra.volumeMounts } : {}),
+    }],
+    ...(extra ? { volumes: extra.volumes } : {}),
+  }, { activeDeadlineSeconds: 900 });
   return [...(extra?.objects ?? []).map((o) => ({ ...o, metadata: { ...o.metadata, namespace } })), service, job];
 }
 
