@@ -21,7 +21,7 @@ import { readDocs } from '../e2e/manifests';
 import { KubeJob, floorInput, measure } from './bringup/kube';
 import { runnerImage } from './floor';
 import { floorCell, xFloorCell } from './floor-ratio';
-import { gangFloorObjects, miniClusterVolumes } from './gang-floor';
+import { GangVolumes, gangFloorObjects, miniClusterVolumes } from './gang-floor';
 import { reportKubeTable } from './kube-table';
 import { median } from './stats';
 
@@ -34,7 +34,7 @@ function inputs(size: number): Record<JobKind, KubeJob> {
   fs.rmSync(dir, { recursive: true, force: true });
   const docs = readDocs(scaleCluster(dir, size, FluxViewSource.IMAGE_VOLUME));
   const secrets = readDocs([certificateSecret(dir, { secret: 'flux-scale-curve', cluster: 'flux-scale', namespace: 'default' })]);
-  const gang = (volumes?: ReturnType<typeof miniClusterVolumes>): KubeJob =>
+  const gang = (volumes?: GangVolumes): KubeJob =>
     ({ job: 'gang', before: [], objects: gangFloorObjects('gang', 'default', size, DEFAULT_NODE_IMAGE, volumes) });
   return {
     'floor': floorInput(size, runnerImage(docs)),
