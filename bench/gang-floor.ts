@@ -88,13 +88,11 @@ export function miniClusterVolumes(docs: any[], secrets: any[], imageVolumes = t
   const pod = indexedJob(docs).spec.template.spec;
   const volumes = (pod.volumes ?? []).filter((v: any) => imageVolumes || !v.image);
   const kept = new Set(volumes.map((v: any) => v.name));
-  const container = pod.containers.find((c: any) => c.name === runner);
-  const volumeMounts = (container?.volumeMounts ?? []).filter((m: any) => kept.has(m.name));
-  const named = (kind: string, key: (v: any) => string | undefined) =>
-    new Set(volumes.map(key).filter((n: string | undefined): n is string => n !== undefined).map((n: string) => `${kind}/${n}`));
-  const wanted = new Set([...named('ConfigMap', (v) => v.configMap?.name), ...named('Secret', (v) => v.secret?.secretName)]);
-  const objects = [...docs, ...secrets].filter((o) => wanted.has(`${o.kind}/${o.metadata?.name}`));
-  const missing = [...wanted].filter((w) => !objects.some((o) => `${o.kind}/${o.metadata?.name}` === w));
+  const volumeMounts = (pod.containers.find((c: any) => c.name === runner).volumeMounts ?? []).filter((m: any) => kept.has(m.name));
+  const byKey = new Map([...docs, ...secrets].map((o) => [`${o.kind}/${o.metadata?.name}`, o]));
+  const wanted = [...new Set<string>(volumes.flatMap((v: any) =>
+    (v.configMap ? [`ConfigMap/${v.configMap.name}`] : v.secret ? [`Secret/${v.secret.secretName}`] : [])))];
+  const missing = wanted.filter((w) => !byKey.has(w));
   if (missing.length) throw new Error(`the cluster's volumes name ${missing.join(', ')}, which neither its documents nor the secrets given hold`);
-  return { volumes, volumeMounts, objects };
+  return { volumes, volumeMounts, objects: wanted.map((w) => byKey.get(w)) };
 }
