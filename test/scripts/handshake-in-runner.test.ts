@@ -127,6 +127,33 @@ describe('entrypoint.sh running the hosts handshake itself (handshake.inRunner)'
       + `--out-dir=${sandbox.handshake} --runner-exit-file=${sandbox.handshake}/runner/exited`);
   });
 
+  test('GIVEN images with and without links on the way WHEN a worker finds node THEN readlink runs only for the paths that pass a link', () => {
+    // GIVEN a readlink that records each call, then does the real one
+    const real = ['/usr/bin/readlink', '/bin/readlink'].find((p) => fs.existsSync(p))!;
+    const log = path.join(sandbox.root, 'readlink-calls');
+    fs.writeFileSync(path.join(sandbox.bin, 'readlink'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec ${real} "$@"\n`, { mode: 0o755 });
+    const imageCalls = (root: string) => fs.readFileSync(log, 'utf8').split('\n').filter((l) => l.includes(root));
+    // WHEN a worker starts on Alpine's layout (no links)
+    fs.writeFileSync(log, '');
+    const alpine = musl();
+    expect(runWorker(model(alpine), 'ready').status).toBe(0);
+    // THEN no readlink process resolved a path of the image: each is itself
+    expect(imageCalls(alpine)).toEqual([]);
+    // WHEN a worker starts on Debian's (lib -> usr/lib, an absolute loader link in usr/lib64)
+    fs.writeFileSync(log, '');
+    const debian = image('debian-links', ['usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2', 'usr/bin/node'], {
+      'lib': 'usr/lib',
+      'usr/lib64/ld-linux-x86-64.so.2': '/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2',
+    });
+    const r = runWorker(model(debian), 'ready');
+    expect(r.status).toBe(0);
+    // THEN readlink resolved just the paths through a link, and the same loader and node were found
+    // (the loader in usr/lib/x86_64-linux-gnu is found first, so the usr/lib64 link is never looked at)
+    expect(imageCalls(debian).sort()).toEqual([`-f -- ${debian}/lib`, `-f -- ${debian}/lib/x86_64-linux-gnu`]);
+    expect(r.handshakeCalls[0]).toBe(`--library-path ${debian}/usr/lib:${debian}/usr/lib64:${debian}/usr/lib/x86_64-linux-gnu ${debian}/usr/bin/node --lite-mode /prog/handshake.js `
+      + `--out-dir=${sandbox.handshake} --runner-exit-file=${sandbox.handshake}/runner/exited`);
+  });
+
   test('GIVEN an image without node WHEN a worker starts THEN it exits with the handshake\'s configuration code, naming the image and the way out, and starts no broker', () => {
     const root = image('busybox', ['lib/ld-musl-x86_64.so.1']);
     const r = runWorker(model(root), 'ready');

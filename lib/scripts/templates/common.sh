@@ -54,11 +54,10 @@ wait_for_file() {
   done
 }
 
-# A whole number of seconds from environment variable $1, or the default $2.
+# Sets `seconds` to whole seconds from environment variable $1, or the default $2.
 seconds_from_env() {
-  local value=${!1:-$2}
-  if [[ ! $value =~ ^[0-9]+$ ]]; then
-    fail "$1 must be a whole number of seconds, got '$value'"
+  seconds=${!1:-$2}
+  if [[ ! $seconds =~ ^[0-9]+$ ]]; then
+    fail "$1 must be a whole number of seconds, got '$seconds'"
   fi
-  printf '%s' "$value"
 }

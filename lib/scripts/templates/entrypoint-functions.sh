@@ -10,8 +10,10 @@ start_time=(/usr/bin/time -f 'FLUXTIME fluxstart wall time %E')
 start_time=()
 #@@END TIMED@@
 #@@IF HANDSHAKE@@
-handshake_wait_seconds=$(seconds_from_env HANDSHAKE_WAIT_SECONDS @@HANDSHAKE_WAIT_SECONDS@@) || exit 1
-parent_watch_seconds=$(seconds_from_env HANDSHAKE_PARENT_WATCH_SECONDS @@PARENT_WATCH_SECONDS@@) || exit 1
+seconds_from_env HANDSHAKE_WAIT_SECONDS @@HANDSHAKE_WAIT_SECONDS@@
+handshake_wait_seconds=$seconds
+seconds_from_env HANDSHAKE_PARENT_WATCH_SECONDS @@PARENT_WATCH_SECONDS@@
+parent_watch_seconds=$seconds
 if [ "$parent_watch_seconds" -lt 1 ]; then
   fail "HANDSHAKE_PARENT_WATCH_SECONDS must be at least 1, got '$parent_watch_seconds'"
 fi
@@ -27,13 +29,14 @@ job_dir="$config_root/job"
 #@@END JOB_DIR@@
 
 # A directory only this user can use.
+# shellcheck disable=SC2174
 private_dir() {
-  mkdir -p "$1" && chmod 700 "$1"
+  if [ -d "$1" ]; then chmod 700 "$1"; else mkdir -p -m 700 "$1"; fi
 }
 
-# Atomically replaces file $2, with mode $1, by what the command in the remaining arguments writes
-# to the path given as its last argument: a private temp file (mktemp makes it 0600) in the same
-# directory, renamed at the end, so no reader sees a partial file and a restart rewrites it cleanly.
+# Atomically replaces file $2, mode $1, by what the command after them writes to the path given as
+# its last argument: a private (0600) temp file beside it, renamed at the end, so no reader sees a
+# partial file and a restart rewrites it cleanly.
 replace_file() {
   local mode=$1 target=$2 tmp
   shift 2

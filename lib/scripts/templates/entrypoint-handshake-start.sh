@@ -10,7 +10,22 @@ handshake_node=()
 # Whether $1 resolves to a path inside the handshake image, then in `resolved` (the caller's): an
 # absolute symlink in the image points into this container's own tree, whose C library and node are
 # not the image's.
+# A path below the image's root with no link on the way is itself: readlink (a process, nine a pod)
+# only for the others.
 in_handshake_image() {
+  local rest=${1#"$handshake_node_root"/} path=$handshake_node_root part
+  if [ "$rest" != "$1" ]; then
+    while [ -n "$path" ] && [ -n "$rest" ]; do
+      part=${rest%%/*}
+      if [ "$part" = "$rest" ]; then rest=''; else rest=${rest#*/}; fi
+      case $part in '' | . | ..) path='' ;; *) path=$path/$part ;; esac
+      if [ -n "$path" ] && [ -L "$path" ]; then path=''; fi
+    done
+    if [ -n "$path" ] && [ -e "$path" ]; then
+      resolved=$path
+      return 0
+    fi
+  fi
   resolved=$(readlink -f -- "$1" 2>/dev/null) || return 1
   [[ $resolved == "$handshake_node_root"/* ]]
 }

@@ -26,11 +26,11 @@ if [[ $host == "$rank" || ! $rank =~ ^[0-9]+$ ]]; then
   say "hostname '$host' does not name a rank: using JOB_COMPLETION_INDEX=$rank"
 fi
 rank=$((10#$rank))
-say "rank $rank on $host, running as uid $(id -u)"
+say "rank $rank on $host, running as uid $EUID"
 
 # Flux and the user's tools need a writable HOME; with some images and users it is / or read-only.
 if [ -z "${HOME:-}" ] || [ "$HOME" = / ] || [ ! -w "$HOME" ]; then
-  HOME="$mount_path/home-$(id -u)"
+  HOME="$mount_path/home-$EUID"
   export HOME
   private_dir "$HOME" || fail "cannot create $HOME"
   say "HOME is not usable: using $HOME"

@@ -24,7 +24,8 @@ set -eEu -o pipefail
 
 # The runner writes flux-view.sh once the view is usable; wait for it, but not forever: this
 # container's command may not need Flux at all. FLUX_VIEW_WAIT_SECONDS overrides the wait.
-view_wait_seconds=$(seconds_from_env FLUX_VIEW_WAIT_SECONDS @@VIEW_WAIT_SECONDS@@) || exit 1
+seconds_from_env FLUX_VIEW_WAIT_SECONDS @@VIEW_WAIT_SECONDS@@
+view_wait_seconds=$seconds
 if wait_for_file "$flux_view_file" "$view_wait_seconds"; then
   # shellcheck source=/dev/null # written at run time by the Flux runner's entrypoint
   . "$flux_view_file"
