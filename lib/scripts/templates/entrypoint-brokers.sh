@@ -9,10 +9,11 @@ prepare_broker_config() {
   local deadline=$((SECONDS + handshake_wait_seconds)) code
   until [ -e "$handshake_dir/ready" ]; do
     if [ -e "$handshake_dir/failed" ]; then
-      code=$(env_file_value "$handshake_dir/failed" HANDSHAKE_EXIT_CODE) || code=1
+      env_file_value "$handshake_dir/failed" HANDSHAKE_EXIT_CODE || true
+      code=$value
       [[ $code =~ ^[0-9]+$ ]] || code=1
-      printf '%s: error: the hosts handshake failed (exit code %s): %s\n' "$script_name" "$code" \
-        "$(env_file_value "$handshake_dir/failed" HANDSHAKE_MESSAGE)" >&2
+      env_file_value "$handshake_dir/failed" HANDSHAKE_MESSAGE || true
+      printf '%s: error: the hosts handshake failed (exit code %s): %s\n' "$script_name" "$code" "$value" >&2
       exit "$code"
     fi
     if [ "$SECONDS" -ge "$deadline" ]; then

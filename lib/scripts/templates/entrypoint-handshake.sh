@@ -43,13 +43,15 @@ rewrite_hosts_line() {
   fi
 }
 
-# The value of KEY in a KEY=value file written by the handshake ($1 file, $2 key); never sourced,
-# so a bad file cannot run code.
+# Sets `value` to KEY's in a KEY=value file written by the handshake ($1 file, $2 key), else to ''
+# and returns 1; never sourced, so a bad file cannot run code. (Set, not printed: a command
+# substitution is a fork, five a worker and one each parent watch.)
 env_file_value() {
   local line
+  value=''
   while IFS= read -r line || [ -n "$line" ]; do
     if [ "${line%%=*}" = "$2" ]; then
-      printf '%s' "${line#*=}"
+      value=${line#*=}
       return 0
     fi
   done < "$1"
@@ -62,10 +64,10 @@ env_file_value() {
 write_rank_config() {
   local parent_file="$handshake_dir/parent.env" parent_rank parent_host parent_ip parent_port address entries=() joined entry
   [ -r "$parent_file" ] || fail "cannot read $parent_file"
-  parent_rank=$(env_file_value "$parent_file" FLUX_PARENT_RANK)
-  parent_host=$(env_file_value "$parent_file" FLUX_PARENT_HOST)
-  parent_ip=$(env_file_value "$parent_file" FLUX_PARENT_IP)
-  parent_port=$(env_file_value "$parent_file" FLUX_PARENT_PORT)
+  env_file_value "$parent_file" FLUX_PARENT_RANK; parent_rank=$value
+  env_file_value "$parent_file" FLUX_PARENT_HOST; parent_host=$value
+  env_file_value "$parent_file" FLUX_PARENT_IP; parent_ip=$value
+  env_file_value "$parent_file" FLUX_PARENT_PORT; parent_port=$value
   pinned_parent_file_ip=$parent_ip
   if [ -n "$moved_parent_ip" ] && [ "$parent_ip" = "$moved_parent_file_ip" ]; then
     parent_ip=$moved_parent_ip
@@ -78,7 +80,8 @@ write_rank_config() {
 #@@IF RESOLVE_PARENT@@
   pinned_parent_ip=$parent_ip
   pinned_parent_port=$parent_port
-  pinned_parent_fqdn=$(env_file_value "$parent_file" FLUX_PARENT_FQDN) || pinned_parent_fqdn=''
+  env_file_value "$parent_file" FLUX_PARENT_FQDN || true
+  pinned_parent_fqdn=$value
 #@@END RESOLVE_PARENT@@
   address=$parent_ip
   if [[ $address == *:* ]]; then
@@ -104,7 +107,7 @@ write_rank_config() {
 # parent_watch_seconds it checks whether the parent moved; if so it leaves a note for the restart
 # loop and stops the broker, which restarts with the new address.
 watch_parent() {
-  local broker=$1 current child=''
+  local broker=$1 child=''
   # run_flux TERMs the watch once the broker exited. Bash runs a trap only between commands or
   # during `wait`, so each slow step runs in the background and is waited for: the watch ends at
   # once, not after a DNS lookup or a port check.
@@ -115,9 +118,9 @@ watch_parent() {
     wait "$child" || true
     child=''
     # A handshake sidecar rewrites parent.env once it verified the parent's new address.
-    current=$(env_file_value "$handshake_dir/parent.env" FLUX_PARENT_IP) || current=''
-    if [ -n "$current" ] && [ "$current" != "$pinned_parent_file_ip" ]; then
-      say "parent.env names a new address for the TBON parent, $current: restarting the worker broker"
+    env_file_value "$handshake_dir/parent.env" FLUX_PARENT_IP || true
+    if [ -n "$value" ] && [ "$value" != "$pinned_parent_file_ip" ]; then
+      say "parent.env names a new address for the TBON parent, $value: restarting the worker broker"
       stop_for_parent_move "$broker" ''
       return 0
     fi
