@@ -19,12 +19,13 @@ plans=( @@PLANS@@ )
 
 #@@INCLUDE messages.sh@@
 
-# The install prefix of the `flux` on PATH (a view's bin/flux is a link into it).
+# Sets `prefix` to the install prefix of the `flux` on PATH (a view's bin/flux is a link into it).
 flux_prefix() {
   local flux
-  flux=$(command -v flux) && flux=$(readlink -f -- "$flux") || return 1
+  prefix=''
+  hash flux 2>/dev/null && flux=$(readlink -f -- "${BASH_CMDS[flux]}") || return 1
   [ "${flux%/bin/flux}" != "$flux" ] || return 1
-  printf '%s' "${flux%/bin/flux}"
+  prefix=${flux%/bin/flux}
 }
 
 # Names and contents of all flux-modprobe reads to plan rc1 and rc3 (its builtin modprobe.toml and
@@ -50,7 +51,7 @@ find_plan() {
     say "FLUX_MODPROBE_PATH* is set: the worker brokers run flux-modprobe" >&2
     return 1
   fi
-  prefix=$(flux_prefix) || return 1
+  flux_prefix || return 1
   sum=$(fingerprint "$prefix") || return 1
   for entry in "${plans[@]}"; do
     if [ "${entry%% *}" = "$sum" ]; then
@@ -66,7 +67,8 @@ find_plan() {
 # flux-modprobe's run-all-rc task: all of them, failing at the end.
 run_rc_scripts() {
   local dir rcfile status=0 dirs=()
-  IFS=: read -r -a dirs <<< "$(flux_prefix)/etc/flux${FLUX_RC_EXTRA:+:$FLUX_RC_EXTRA}"
+  flux_prefix
+  IFS=: read -r -a dirs <<< "$prefix/etc/flux${FLUX_RC_EXTRA:+:$FLUX_RC_EXTRA}"
   for dir in "${dirs[@]}"; do
     for rcfile in "$dir/rc$1.d"/*; do
       if [ -f "$rcfile" ] && [ -x "$rcfile" ]; then
