@@ -34,9 +34,9 @@ private_dir() {
   if [ -d "$1" ]; then chmod 700 "$1"; else mkdir -p -m 700 "$1"; fi
 }
 
-# Atomically replaces file $2, mode $1, by what the command after them writes to the path given as
-# its last argument: a private (0600) temp file beside it, renamed at the end, so no reader sees a
-# partial file and a restart rewrites it cleanly.
+# Atomically replaces file $2, with mode $1, by what the command in the remaining arguments writes
+# to the path given as its last argument: a private temp file (mktemp makes it 0600) in the same
+# directory, renamed at the end, so no reader sees a partial file and a restart rewrites it cleanly.
 replace_file() {
   local mode=$1 target=$2 tmp
   shift 2

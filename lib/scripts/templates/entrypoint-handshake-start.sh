@@ -9,9 +9,8 @@ handshake_node=()
 
 # Whether $1 resolves to a path inside the handshake image, then in `resolved` (the caller's): an
 # absolute symlink in the image points into this container's own tree, whose C library and node are
-# not the image's.
-# A path below the image's root with no link on the way is itself: readlink (a process, nine a pod)
-# only for the others.
+# not the image's. A path below the root with no link on the way is itself, so readlink (a process;
+# nine a pod when every path took one) runs only for the others.
 in_handshake_image() {
   local rest=${1#"$handshake_node_root"/} path=$handshake_node_root part
   if [ "$rest" != "$1" ]; then
