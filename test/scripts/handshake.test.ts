@@ -99,6 +99,19 @@ describe('entrypoint.sh with the hosts handshake', () => {
     expect(start.argv.slice(0, 4)).toEqual(['start', '-o', '--config', `${sandbox.mount}/config/etc/flux/config`]);
   });
 
+  test('GIVEN a pre snippet that exports variables named as the script\'s own WHEN a worker reads the parent THEN its broker gets them as exported', () => {
+    // GIVEN commands.pre exports `value` and `seconds` (the entrypoint's helpers set variables of those names)
+    handshakeDone('0 flux-sample-0 10.0.0.1 8050');
+    const model = sampleModel(sandbox, { maxSize: 4, handshake: { dir: sandbox.handshake }, commands: { pre: 'export value=mine seconds=ours' } });
+    // WHEN a worker starts its broker
+    expect(runPod(model, { hostname: 'flux-sample-1' }).status).toBe(0);
+    // THEN the broker's environment has the user's values, not the parent file's
+    const [start] = sandbox.brokerCalls();
+    expect(splitConfig(start.brokerToml!).hosts[0].connect).toBe('tcp://10.0.0.1:8050');
+    expect(start.env.value).toBe('mine');
+    expect(start.env.seconds).toBe('ours');
+  });
+
   test('a worker re-reads the parent before every restart', () => {
     // GIVEN the parent moves to a new address while the first broker runs (a restarted lead pod)
     handshakeDone('0 flux-sample-0 10.0.0.1 8050');

@@ -43,9 +43,10 @@ rewrite_hosts_line() {
   fi
 }
 
-# Sets `value` to KEY's in a KEY=value file written by the handshake ($1 file, $2 key), else to ''
-# and returns 1; never sourced, so a bad file cannot run code. (Set, not printed: a command
-# substitution is a fork, five a worker and one each parent watch.)
+# Sets `value` (a local of the caller where a user's snippet could have exported one for Flux) to
+# KEY's in a KEY=value file written by the handshake ($1 file, $2 key), else to '' and returns 1;
+# never sourced, so a bad file cannot run code. (Set, not printed: a command substitution is a
+# fork, five a worker and one each parent watch.)
 env_file_value() {
   local line
   value=''
@@ -62,7 +63,7 @@ env_file_value() {
 # the parent with an explicit connect URI, ranks after it), keeping rank order, from the parent
 # address the hosts handshake wrote to parent.env.
 write_rank_config() {
-  local parent_file="$handshake_dir/parent.env" parent_rank parent_host parent_ip parent_port address entries=() joined entry
+  local parent_file="$handshake_dir/parent.env" parent_rank parent_host parent_ip parent_port address entries=() joined entry value
   [ -r "$parent_file" ] || fail "cannot read $parent_file"
   env_file_value "$parent_file" FLUX_PARENT_RANK; parent_rank=$value
   env_file_value "$parent_file" FLUX_PARENT_HOST; parent_host=$value
