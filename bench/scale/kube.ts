@@ -55,13 +55,15 @@ async function runOnce(target: KubeTarget, c: ScaleCase, dir: string, ns: string
       namespace: ns, objects: moveToNamespace(docs, ns), job: 'flux-scale', runner: 'flux-scale', logs: path.join(dir, 'logs', ns), timeout: 900,
       viewScript: indexedJob(docs).metadata?.annotations?.[FLUX_VIEW_ANNOTATION],
     });
-    const sampler = new ContainerUsageSampler(target, nodes, ns, HANDSHAKE_CONTAINER);
+    // Where the runner runs the handshake there is nothing to sample: the kubelets' stats summary
+    // (every pod's stats, every 3 s) would only load the node being measured.
+    const sampler = hasSidecar(docs) ? new ContainerUsageSampler(target, nodes, ns, HANDSHAKE_CONTAINER) : undefined;
     let s: Awaited<ReturnType<KubeRun['finished']>>;
     let sidecar: ContainerUsage;
     try {
       s = await run.finished();
     } finally {
-      sidecar = await sampler.stop();
+      sidecar = (await sampler?.stop()) ?? { pods: 0, peakMiB: null, maxPeakMiB: null, cpuSeconds: null };
     }
     if (s.result !== 'Succeeded' || s.apply_to_success_s == null) throw new Error(`${size} pods, ${source}, ${ns}: ${s.result} (${s.reason})`);
     // flux_instance_up_s counts from the first pod; apply came (apply_to_success_s - wall_time_s) before it.
@@ -71,6 +73,11 @@ async function runOnce(target: KubeTarget, c: ScaleCase, dir: string, ns: string
     const left = await deleteNamespace(target, ns);
     if (left) throw new Error(left);
   }
+}
+
+/** Whether the pods run the handshake in a sidecar (else the runner runs it: nothing to sample). */
+function hasSidecar(docs: any[]): boolean {
+  return (indexedJob(docs).spec.template.spec.initContainers ?? []).some((x: any) => x.name === HANDSHAKE_CONTAINER);
 }
 
 const f1 = (x: number | null): string => (x === null ? 'n/a' : x.toFixed(1));
@@ -91,8 +98,6 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
     const dir = path.join(work, `kube-${size}-${source}`);
     const docs = readDocs(scaleCluster(dir, size, c.source, undefined, c.sidecar));
     const floor = floorInput(size, runnerImage(docs));
-    // No sidecar to sample where the runner runs the handshake.
-    const hasSidecar = (indexedJob(docs).spec.template.spec.initContainers ?? []).some((x: any) => x.name === HANDSHAKE_CONTAINER);
     const got: KubeScaleRun[] = [];
     /** The floor's apply -> Complete of each run. */
     const floors: number[] = [];
@@ -122,7 +127,7 @@ export async function kubeScale(kubeconfig: string, context: string | undefined,
       const v = got.map((r) => pick(r.sidecar)).filter((x): x is number => x !== null);
       return v.length ? fmt(median(v)) : 'n/a';
     };
-    const usage = hasSidecar ? `${sc((u) => u.peakMiB, f1)} (${sc((u) => u.maxPeakMiB, f1)}) | ${sc((u) => u.cpuSeconds, f2)}` : '– (in the runner) | –';
+    const usage = hasSidecar(docs) ? `${sc((u) => u.peakMiB, f1)} (${sc((u) => u.maxPeakMiB, f1)}) | ${sc((u) => u.cpuSeconds, f2)}` : '– (in the runner) | –';
     phaseRows.push(`| ${size} | ${source} | ${phaseCells(ps, 1, KUBE_PHASES)} | ${f1(median(floors))} | ${usage} |`);
     fluxRows.push(`| ${size} | ${source} | ${fluxPhaseCells(got.map((r) => r.flux))} |`);
   }

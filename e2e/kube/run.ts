@@ -1,6 +1,6 @@
 /**
  * Runs a case's objects on a real cluster and records the run as podemu would (kube/record.ts):
- * creates them in the case's namespace, polls the Job and its pods, injects the faults the way a
+ * creates them in the case's namespace, polls the Job and watches its pods, injects the faults the way a
  * cluster does them (the Eviction API, as `kubectl drain`; a kill inside the container through
  * exec), and at the end reads every container's log.
  */
@@ -13,6 +13,7 @@ import { BrokerLogFollower, brokerEvents } from './broker-log';
 import { KueueDriver } from './kueue';
 import { leadPhases } from './lead-phases';
 import { NodeControl, NodeFaults, doubleBrokers, readyNodes } from './node-faults';
+import { PodWatch } from './pod-watch';
 import { PodSeen, datedBrokers, jobVerdict, observePod, podIndex, podRecord, secondsSince } from './record';
 import { client, execIn, forClientLibrary, KubeExecResult, KubeTarget } from './target';
 
@@ -124,8 +125,10 @@ export class KubeRun {
   readonly kueue?: KueueDriver;
   private readonly doubles = new Set<string>();
   private cleanedUp = false;
+  private readonly pods: PodWatch;
 
   constructor(private readonly target: KubeTarget, private readonly o: KubeRunOptions) {
+    this.pods = new PodWatch(target, o.namespace, `batch.kubernetes.io/job-name=${o.job}`);
     this.nodeFaults = new NodeFaults(target, o.namespace, o.nodeControl ?? { protectedNodes: [] }, o.nodes ?? [], (l) => this.log(l), () => this.now());
     if (o.kueue) this.kueue = new KueueDriver(target, o.namespace, o.kueue.plan, o.kueue.queue, (l) => this.log(l), () => this.now());
     this.done = this.run();
@@ -176,6 +179,7 @@ export class KubeRun {
       return await this.poll();
     } finally {
       RUNNING.delete(this);
+      this.pods.stop();
       // A run that broke half way puts the cluster back too (its problems then go unrecorded).
       if (!this.cleanedUp && this.nodeFaults.any) await this.nodeFaults.cleanup().catch(() => undefined);
     }
@@ -196,7 +200,7 @@ export class KubeRun {
     let parallelism: number | undefined;
     let maxParallelism = 0;
     while (!this.interrupted) {
-      const pods = (await this.target.core.listNamespacedPod({ namespace: this.o.namespace, labelSelector: `batch.kubernetes.io/job-name=${this.o.job}` })).items;
+      const pods = await this.pods.list();
       if (this.t0 === undefined && pods.length) this.t0 = Date.now();
       for (const pod of sortByCreation(pods)) for (const line of observePod(this.seen, pod, this.now(), this.t0 ?? Date.now())) this.log(line);
       // A pod deleted before it was seen terminal (the Job reaps its pods once it ended) ended then.
