@@ -11,6 +11,8 @@ export class PodWatch {
   /** false: the next read lists again (the first one, or the watch ended). */
   private current = false;
   private request: AbortController | undefined;
+  /** Which watch is the current one: a watch aborted by a relist may still call back after it. */
+  private generation = 0;
   private stopped = false;
 
   constructor(private readonly target: KubeTarget, private readonly namespace: string, private readonly labelSelector: string) {}
@@ -31,18 +33,20 @@ export class PodWatch {
 
   private async relist(): Promise<void> {
     this.request?.abort();
+    const generation = ++this.generation;
     const listed = await this.target.core.listNamespacedPod({ namespace: this.namespace, labelSelector: this.labelSelector });
     this.pods.clear();
     for (const p of listed.items) this.pods.set(p.metadata!.name!, p);
     this.current = true;
     const k8s = client();
     const ended = (): void => {
-      this.current = false;
+      if (generation === this.generation) this.current = false;
     };
     try {
       this.request = await new k8s.Watch(this.target.config).watch(`/api/v1/namespaces/${this.namespace}/pods`,
         { labelSelector: this.labelSelector, resourceVersion: listed.metadata?.resourceVersion, allowWatchBookmarks: true },
         (type: string, obj: k8s.V1Pod) => {
+          if (generation !== this.generation) return;
           const name = obj?.metadata?.name;
           if (type === 'ERROR' || (type !== 'BOOKMARK' && !name)) ended(); // 410 Gone and the like: list again
           else if (type === 'DELETED') this.pods.delete(name!);
