@@ -42,6 +42,18 @@ programSuite('handshake failures are bounded, distinct and explained', () => {
       + `${cluster.rendezvousHost} (${cluster.proxy.vip}:${cluster.port}): ECONNREFUSED`);
   });
 
+  test('a test waiting for a line the pod never wrote fails when the pod exits, with its last lines', async () => {
+    // GIVEN a worker whose rank 0 never comes, with a 1 s deadline
+    cluster = await TestCluster.create({ size: 2, deadlineSeconds: 1 });
+    const rank1 = await cluster.startPod(1);
+    // WHEN the test waits for its `ready`, which it will never log
+    const waiting = rank1.waitForEvent('ready');
+    // THEN the wait fails once the pod exited, naming the exit and quoting its `failed` line
+    await expect(waiting).rejects.toThrow(new RegExp(`pod 1 exited \\(code ${HANDSHAKE_EXIT_DEADLINE}\\) without logging a line that matches[^]*"event":"failed"`));
+    // AND a wait started after the exit fails at once the same way
+    await expect(rank1.waitForEvent('ready')).rejects.toThrow(/pod 1 exited/);
+  });
+
   test('a restarted sidecar after a failure does not retry: the failure is final for the pod', async () => {
     // GIVEN a worker that failed at its deadline
     cluster = await TestCluster.create({ size: 2, deadlineSeconds: 1 });

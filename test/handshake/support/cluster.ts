@@ -43,7 +43,9 @@ export class Pod {
   readonly lines: LogLine[] = [];
   readonly stderr: string[] = [];
   readonly exited: Promise<number | null>;
-  private waiters: { pred: (l: LogLine) => boolean; resolve: (l: LogLine) => void }[] = [];
+  private waiters: { pred: (l: LogLine) => boolean; resolve: (l: LogLine) => void; reject: (e: Error) => void }[] = [];
+  /** Set once the process ended and its output was read: a wait for a line it never wrote fails. */
+  private ended?: string;
 
   constructor(readonly index: number, readonly ip: string, readonly outDir: string, readonly terminationLog: string, readonly proc: ChildProcess) {
     onLines(proc.stdout!, (text) => {
@@ -58,13 +60,27 @@ export class Pod {
     });
     proc.stderr!.on('data', (d: Buffer) => this.stderr.push(d.toString()));
     this.exited = new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
+    // 'close' comes after the output streams ended, so every line written is in `lines` by then.
+    proc.once('close', (code, signal) => {
+      this.ended = `pod ${index} exited (${signal ?? `code ${code}`})`;
+      for (const w of this.waiters.splice(0)) w.reject(this.neverLogged(w.pred));
+    });
   }
 
-  /** Resolves with the first log line (past or future) matching `pred`. */
+  /**
+   * Resolves with the first log line (past or future) matching `pred`; rejects once the process
+   * ended without writing one, with what it did write, instead of leaving the test to time out.
+   */
   waitFor(pred: (l: LogLine) => boolean): Promise<LogLine> {
     const found = this.lines.find(pred);
     if (found) return Promise.resolve(found);
-    return new Promise((resolve) => this.waiters.push({ pred, resolve }));
+    if (this.ended) return Promise.reject(this.neverLogged(pred));
+    return new Promise((resolve, reject) => this.waiters.push({ pred, resolve, reject }));
+  }
+
+  private neverLogged(pred: (l: LogLine) => boolean): Error {
+    const last = this.lines.slice(-12).map((l) => JSON.stringify(l)).join('\n');
+    return new Error(`${this.ended} without logging a line that matches ${pred.toString()}; its last lines:\n${last}\nstderr: ${this.stderr.join('').slice(-2000)}`);
   }
 
   waitForEvent(event: string): Promise<LogLine> {
