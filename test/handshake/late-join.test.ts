@@ -102,9 +102,11 @@ programSuite('init lifecycle: a pod that comes after the cluster is up joins wit
     // redialing as libzmq does when a connection is closed (a dial that lands in the bind check's
     // brief listen is closed unread)
     const ran = rank0.waitFor((l) => l.event === 'cluster-running');
-    let answered = false;
-    void ran.then(() => { answered = true; });
-    while (!answered) await dialAsBroker(c.ip(1), c.ip(0, 1), c.fluxPort);
+    let settled = false;
+    void ran.then(() => { settled = true; }, () => { settled = true; });
+    // (a rank 0 that exits ends the dialing too, and `ran` then says how it ended)
+    while (!settled) await Promise.race([dialAsBroker(c.ip(1), c.ip(0, 1), c.fluxPort), rank0.exited]);
+    await ran;
     // THEN the new rank 0 is ready and exits 0, though nobody registered with it
     expect(await rank0.exited).toBe(0);
     expect(rank0.file(HANDSHAKE_READY_FILE)).toBe('rank=0\n');
