@@ -30,6 +30,7 @@ import { doubleBrokers, faultedPod, keepOffProtectedNodes, nodeControlFrom, node
 import { expectationFor } from '../e2e/run-case';
 import { RunRecord, withRerun } from '../e2e/run-record';
 import { CertificateSource, FluxViewSource, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
+import { VIEW_CHECK_EXIT_CODE } from '../lib/scripts/render';
 
 let dir: string;
 beforeEach(() => {
@@ -131,6 +132,21 @@ describe('a polled run as podemu records it', () => {
     const runs = podRecord(seen.get('c-0-aaaaa')!, () => undefined).containers[0];
     expect(runs.restarts).toBe(1);
     expect(runs.runs.map((r) => [r.exit_code, r.start])).toEqual([[137, 1], [null, 6]]);
+  });
+
+  test('GIVEN a runner that ended with the view check\'s 78 THEN no broker is seen, and one that ended otherwise is', () => {
+    // What an API server before 1.35 leads to: the image volume dropped, the runner's first step fails.
+    const checked = (code: number) => {
+      const seen = new Map<string, PodSeen>();
+      observePod(seen, pod('c-0-aaaaa', 0, { phase: 'Failed', runner: { terminated: { exitCode: code, startedAt: at(2), finishedAt: at(2), containerID: 'containerd://c-0-aaaaa-0' } } }), 3, T0);
+      fs.mkdirSync(path.join(dir, 'c-0-aaaaa'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'c-0-aaaaa', 'flux-sample.0.log'), 'flux-view-check: the pod has no flux view image volume\n');
+      const record = podRecord(seen.get('c-0-aaaaa')!, (c, r) => `c-0-aaaaa/${c}.${r}.log`, undefined, 'flux-sample');
+      const summary = { result: 'Failed' as const, reason: 'PodFailurePolicy', wall_time_s: null, flux_instance_up_s: null, pods: [record] };
+      return { firstSeen: record.broker?.first_seen, problems: checkRun({ expect: { result: 'Failed', noBrokers: true }, summary, logs: dir, runner: 'flux-sample', pods: 1 }) };
+    };
+    expect(checked(VIEW_CHECK_EXIT_CODE)).toEqual({ firstSeen: null, problems: [] });
+    expect(checked(1)).toEqual({ firstSeen: 2, problems: [expect.stringMatching(/^pod c-0-aaaaa started a broker at \+2s, although none should start$/)] });
   });
 
   test('GIVEN an evicted pod THEN its reason is the DisruptionTarget reason, and a replaced lead listens when Ready', () => {

@@ -7,6 +7,7 @@
  * passes only while a worker is connected to its parent and once the lead's quorum has joined.
  */
 import type * as k8s from '@kubernetes/client-node';
+import { VIEW_CHECK_EXIT_CODE } from '../../lib/scripts/render';
 import { BrokerRecord, ContainerRun, PodRecord } from '../podemu';
 import { BrokerEvent } from './broker-log';
 
@@ -165,8 +166,9 @@ export function podRecord(p: PodSeen, logOf: (container: string, run: number, ru
   const up = p.index === 0 ? listen : connects[0] ?? null;
   const broker: BrokerRecord = {
     rank: String(p.index),
-    // The Flux container's start: the API shows no broker process.
-    first_seen: (runner ? p.containers.get(runner)?.runs[0]?.start : undefined) ?? null,
+    // The Flux container's start: the API shows no broker process. A run that ended with the view
+    // check's code started none: that check is the runner's first step (image volume of a flux-views image).
+    first_seen: (runner ? p.containers.get(runner)?.runs.find((r) => r.exit_code !== VIEW_CHECK_EXIT_CODE)?.start : undefined) ?? null,
     listen: p.index === 0 ? listen : null,
     connected_to_parent: p.index === 0 ? null : connects[0] ?? null,
     up,
