@@ -143,6 +143,11 @@ export interface KubeVariant {
    * fail-fast, not a failure.
    */
   readonly beforeMinor?: { readonly minor: number; readonly why: string; readonly expect: Partial<Expectation> };
+  /**
+   * The first Kubernetes minor the case means something on, and why: on an older API server it is
+   * skipped with that (where what the output does instead is another case's to show).
+   */
+  readonly fromMinor?: { readonly minor: number; readonly why: string };
 }
 
 /**

@@ -69,6 +69,7 @@ export function e2eReport(cases: E2eCase[], rejected: RejectedCase[], podemu: Ru
     const k = real.get(c.id);
     const note = [c.note, c.patch?.why, c.kube?.patch ? `real cluster: ${c.kube.patch.why}` : undefined,
       c.kube?.beforeMinor ? `before Kubernetes 1.${c.kube.beforeMinor.minor}: ${c.kube.beforeMinor.why}` : undefined,
+      c.kube?.fromMinor ? `real cluster: from Kubernetes 1.${c.kube.fromMinor.minor} on: ${c.kube.fromMinor.why}` : undefined,
       p?.status === 'skip' ? `emulator: ${p.problems[0]}` : undefined, k?.status === 'skip' ? `real cluster: ${k.problems[0]}` : undefined, ...(k?.notes ?? []).map((n) => `real cluster: ${n}`),
       k?.nodes ? `real cluster: ${k.nodes}` : undefined, c.machineLimit ? `machine: ${c.machineLimit}` : undefined].filter(Boolean).join('; ');
     return `| ${c.id} | ${checks(c)} | ${statusCell(c, p)} | ${p?.brokers ?? '–'} | ${wallCell(p)} | ${statusCell(c, k)} | ${k?.brokers ?? '–'} | ${wallCell(k)} | ${k?.namespaceSeconds?.toFixed(1) ?? '–'} | ${cell(note)} |`;

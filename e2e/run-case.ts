@@ -83,6 +83,13 @@ export function expectationFor(c: E2eCase, target: Target['kind'], serverMinor?:
   return c.kube?.expect || older ? { ...c.expect, ...c.kube?.expect, ...older } : c.expect;
 }
 
+/** Why the case is skipped on an API server of 1.`serverMinor` (its `kube.fromMinor`), or undefined. */
+export function versionSkip(c: E2eCase, serverMinor?: number): string | undefined {
+  const from = c.kube?.fromMinor;
+  if (!from || serverMinor === undefined || serverMinor >= from.minor) return undefined;
+  return `needs Kubernetes 1.${from.minor} or newer, this API server is 1.${serverMinor}: ${from.why}`;
+}
+
 /** Runs the case in `dir` (replaced). */
 export async function runCase(c: E2eCase, target: Target, dir: string): Promise<CaseResult> {
   fs.rmSync(dir, { recursive: true, force: true });

@@ -38,7 +38,7 @@ import { findEngines } from './podemu';
 import { keepRun, readKubeRecords, readPodemuRecord } from './record-files';
 import { RunRecord, mainKubeRecord } from './run-record';
 import { e2eReport, fluxVersion } from './report';
-import { CaseResult, Target, runCase } from './run-case';
+import { CaseResult, Target, runCase, versionSkip } from './run-case';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const REPORT = path.join(REPO_ROOT, 'docs', 'e2e.md');
@@ -88,7 +88,9 @@ export function parseArgs(argv: string[]): E2eArgs {
 }
 
 /** Why a case cannot run on the target, or undefined. `nodes`: a cluster's Ready schedulable nodes. */
-function skipReason(c: E2eCase, kube: boolean, packageProblems: Map<string, string>, nodes?: string[], control?: NodeControl, kueueMissing?: string): string | undefined {
+function skipReason(c: E2eCase, kube: boolean, packageProblems: Map<string, string>, nodes?: string[], control?: NodeControl, kueueMissing?: string, serverMinor?: number): string | undefined {
+  const tooOld = kube ? versionSkip(c, serverMinor) : undefined;
+  if (tooOld) return tooOld;
   const nodeFaults = nodeFaultSkip(c, { kube, nodes, control });
   if (nodeFaults) return nodeFaults;
   if (kube && c.kube?.minNodes && (nodes?.length ?? 0) < c.kube.minNodes) return `needs ${c.kube.minNodes} Ready schedulable nodes; the cluster has ${nodes?.length ?? 0}`;
@@ -135,7 +137,7 @@ async function main(argv: string[]): Promise<number> {
   const started = Date.now();
   const results: CaseResult[] = [];
   for (const c of cases) {
-    const why = skipReason(c, !!kube, packageProblems, nodes, nodeControl, noKueue);
+    const why = skipReason(c, !!kube, packageProblems, nodes, nodeControl, noKueue, serverMinor);
     if (why) {
       console.log(`skip ${c.id}: ${why}`);
       results.push({ id: c.id, status: 'skip', problems: [why] });

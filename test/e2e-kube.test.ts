@@ -27,7 +27,7 @@ import { e2eReport } from '../e2e/report';
 import { parseArgs } from '../e2e/run';
 import { brokerNodes } from '../e2e/broker-nodes';
 import { doubleBrokers, faultedPod, keepOffProtectedNodes, nodeControlFrom, nodeFaultSkip, schedulableReadyNodes } from '../e2e/kube/node-faults';
-import { expectationFor } from '../e2e/run-case';
+import { expectationFor, versionSkip } from '../e2e/run-case';
 import { RunRecord, withRerun } from '../e2e/run-record';
 import { CertificateSource, FluxViewSource, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
 import { VIEW_CHECK_EXIT_CODE } from '../lib/scripts/render';
@@ -289,6 +289,20 @@ describe('the command line and the report', () => {
       for (const minor of [35, 37, undefined]) expect(expectationFor(c, 'kube', minor).result).toBe('Succeeded');
       expect(expectationFor(c, 'podemu').result).toBe('Succeeded');
     }
+  });
+
+  test('GIVEN every case with the view as an image volume and a fault WHEN the API server is older than 1.35 THEN it is skipped saying why, from 1.35 it runs', () => {
+    const cases = allCases().cases.filter((c) => c.faults && /image volume|in the runner/.test(`${c.id} ${c.note}`));
+    expect(cases.map((c) => c.id)).toEqual(['fault interactive, a worker evicted, the handshake in the runner', 'fault interactive, the lead evicted, the handshake in the runner']);
+    for (const c of cases) {
+      expect(versionSkip(c, 34)).toMatch(/^needs Kubernetes 1\.35 or newer, this API server is 1\.34: the handshake runs in the runner only with the view as an image volume/);
+      for (const minor of [35, 36, undefined]) expect(versionSkip(c, minor)).toBeUndefined();
+    }
+    expect(allCases().cases.filter((c) => versionSkip(c, 34)).map((c) => c.id)).toEqual(cases.map((c) => c.id));
+    // The report says so in the case's note, whatever version ran it.
+    const rows = e2eReport(cases, [], undefined, undefined).split('\n').filter((l) => l.includes('real cluster: from Kubernetes'));
+    expect(rows.map((l) => l.split(' | ')[0])).toEqual(cases.map((c) => `| ${c.id}`));
+    for (const row of rows) expect(row).toContain('real cluster: from Kubernetes 1.35 on: the handshake runs in the runner only');
   });
 
   test('GIVEN both runs THEN the report shows each case\'s two results side by side, with the cluster\'s versions', () => {
