@@ -31,6 +31,7 @@ import { expectationFor, versionSkip } from '../e2e/run-case';
 import { RunRecord, withRerun } from '../e2e/run-record';
 import { CertificateSource, FluxViewSource, MiniCluster, MiniClusterProps, PodSecurityLevel } from '../lib';
 import { VIEW_CHECK_EXIT_CODE } from '../lib/scripts/render';
+import { describeWithOperatorData } from './operator/support/operator-data';
 
 let dir: string;
 beforeEach(() => {
@@ -495,5 +496,17 @@ describe('the pod whose node a node fault takes', () => {
   test('GIVEN a lead fault THEN the lead\'s pod, wherever it is; GIVEN every worker beside the lead THEN none', () => {
     expect(faultedPod(0, [pod(0, 'kn1'), pod(1, 'kn1')])?.name).toBe('c-0-kn1');
     expect(faultedPod(1, [pod(0, 'kn1'), pod(1, 'kn1'), pod(2, 'kn2', 'Failed')])).toBeUndefined();
+  });
+});
+
+describeWithOperatorData('an operator test synthesized with the view as an image volume', () => {
+  test('GIVEN an API server older than 1.35 THEN the expected outcome is the fail-fast with 78 naming its runner, from 1.35 its own', () => {
+    const c = allCases().cases.find((x) => x.id === 'operator flux-resource-list/minicluster.yaml --view-source image-volume --kubernetes-version 1.35')!;
+    const before = expectationFor(c, 'kube', 34);
+    expect(before).toMatchObject({ result: 'Failed', noBrokers: true, leadOutput: undefined, terminationMessages: [{ index: 0, container: 'flux-sample' }] });
+    expect(before.reason!.test('PodFailurePolicy: Container flux-sample for pod ns/flux-sample-0-9q2cs failed with exit code 78 matching FailJob rule at index 3')).toBe(true);
+    for (const minor of [35, 36]) expect(expectationFor(c, 'kube', minor)).toMatchObject({ result: 'Succeeded', leadOutput: [expect.any(RegExp)] });
+    // the same test without the image volume expects its own outcome on every version
+    expect(expectationFor(allCases().cases.find((x) => x.id === 'operator flux-resource-list/minicluster.yaml')!, 'kube', 34).result).toBe('Succeeded');
   });
 });

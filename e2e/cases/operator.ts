@@ -9,9 +9,12 @@ import * as path from 'path';
 import { loadInputs } from '../../lib/operator/command-input';
 import { E2eCase, Expectation, HostNeeds, KubeVariant, RejectedCase, VolumeSeed } from '../case';
 import { waitForNodes } from './flux-steps';
+import { droppedBefore135 } from './image-volume-versions';
 import { LAMMPS_LIMIT, LAMMPS_NEEDS, lammpsExpectation } from './images';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+// The repository's root from the build (build/e2e/cases) or from the source, as the tests load it (e2e/cases).
+const FROM_BUILD = path.basename(path.resolve(__dirname, '..', '..')) === 'build';
+const REPO_ROOT = path.resolve(__dirname, ...(FROM_BUILD ? ['..', '..', '..'] : ['..', '..']));
 const CLI = path.join(REPO_ROOT, 'build', 'lib', 'cli', 'main.js');
 // ../shared next to the checkout; a git worktree lives one level deeper (<root>/wt/<name>).
 const DATA_CANDIDATES = [
@@ -52,7 +55,10 @@ function missingProgram(reason: string): OperatorCaseSpec {
  * Operator tests also run with the view as an image volume, as a migrating user would ask for it
  * (the CLI's options): flux-resource-list runs Flux's Python commands from the read-only tree.
  */
-const IMAGE_VOLUME_RUNS = ['flux-resource-list/minicluster.yaml'];
+const IMAGE_VOLUME_RUNS: Record<string, string> = {
+  // each with its Flux runner's container, which the fail-fast before 1.35 names
+  'flux-resource-list/minicluster.yaml': 'flux-sample',
+};
 const IMAGE_VOLUME_ARGS = ['--view-source', 'image-volume', '--kubernetes-version', '1.35'];
 
 const SPECS: Record<string, OperatorCaseSpec> = {
@@ -125,13 +131,15 @@ export function operatorCases(): { cases: E2eCase[]; rejected: RejectedCase[] } 
         continue;
       }
       cases.push(operatorCase(relative, file, dir));
-      if (IMAGE_VOLUME_RUNS.includes(relative)) cases.push(operatorCase(relative, file, dir, IMAGE_VOLUME_ARGS));
+      const runner = IMAGE_VOLUME_RUNS[relative];
+      if (runner) cases.push(operatorCase(relative, file, dir, IMAGE_VOLUME_ARGS, runner));
     }
   }
   return { cases, rejected };
 }
 
-function operatorCase(relative: string, file: string, dir: string, moreArgs: string[] = []): E2eCase {
+/** `imageVolumeRunner`: synthesized with the view as an image volume, whose runner container has that name. */
+function operatorCase(relative: string, file: string, dir: string, moreArgs: string[] = [], imageVolumeRunner?: string): E2eCase {
   const spec = SPECS[relative] ?? {};
   const synthArgs = [...spec.synthArgs ?? [], ...moreArgs];
   const expected = path.join(OPERATOR_TESTS!, dir, 'test.out.correct');
@@ -148,7 +156,7 @@ function operatorCase(relative: string, file: string, dir: string, moreArgs: str
     podemu: { timeout: spec.timeout },
     machineLimit: spec.machineLimit,
     patch: spec.patch,
-    kube: spec.kube,
+    kube: imageVolumeRunner ? { ...spec.kube, beforeMinor: droppedBefore135(imageVolumeRunner) } : spec.kube,
     note: synthArgs.length ? `synthesized with \`synth ${synthArgs.join(' ')}\`` : undefined,
     expect: { result: 'Succeeded', leadOutputExactly: exactly, ...spec.expect },
   };
