@@ -34,8 +34,11 @@ export interface Expectation {
   readonly exec?: ExecStep[];
   /** Exit codes of the last run of a container (the last pod of that index). */
   readonly exits?: Array<{ readonly index: number; readonly container: string; readonly code: number }>;
-  /** Patterns the termination message of a container's last run must match (the last pod of that index). */
-  readonly terminationMessages?: Array<{ readonly index: number; readonly container: string; readonly patterns: RegExp[] }>;
+  /**
+   * Patterns the termination message of a container's last run must match (the last pod of that
+   * index); `container` defaults to the Flux runner.
+   */
+  readonly terminationMessages?: Array<{ readonly index: number; readonly container?: string; readonly patterns: RegExp[] }>;
   /** Containers that must have been restarted in place (the last pod of that index). */
   readonly restarted?: Array<{ readonly index: number; readonly container: string }>;
   /** How many brokers must be connected before the exec steps start. @default every pod of the Job */

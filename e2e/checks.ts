@@ -62,9 +62,10 @@ export function checkRun(input: CheckInput): string[] {
     if (code !== x.code) problems.push(`container ${x.container} of index ${x.index} exited ${code}, expected ${x.code}`);
   }
   for (const m of expect.terminationMessages ?? []) {
-    const message = lastRun(summary, m.index, m.container)?.termination_message ?? '';
+    const container = m.container ?? runner;
+    const message = lastRun(summary, m.index, container)?.termination_message ?? '';
     for (const pattern of m.patterns) {
-      if (!pattern.test(message)) problems.push(`termination message of container ${m.container} of index ${m.index} does not match ${pattern}:\n${message}`);
+      if (!pattern.test(message)) problems.push(`termination message of container ${container} of index ${m.index} does not match ${pattern}:\n${message}`);
     }
   }
   if (expect.maxParallelism !== undefined && summary.max_parallelism !== undefined && summary.max_parallelism > expect.maxParallelism) {

@@ -90,10 +90,10 @@ describe('the certificate', () => {
 });
 
 /** A pod as the API returns it, of index `index`, at a moment of its life. */
-function pod(name: string, index: number, o: { phase?: string; ready?: boolean; runner?: k8s.V1ContainerState; last?: k8s.V1ContainerState; restarts?: number; disruption?: boolean } = {}): k8s.V1Pod {
+function pod(name: string, index: number, o: { phase?: string; ready?: boolean; runner?: k8s.V1ContainerState; last?: k8s.V1ContainerState; restarts?: number; disruption?: boolean } = {}, runnerName = 'flux-sample'): k8s.V1Pod {
   return {
     metadata: { name, labels: { 'batch.kubernetes.io/job-completion-index': String(index) } },
-    spec: { containers: [{ name: 'flux-sample' }], initContainers: [{ name: 'flux-handshake', restartPolicy: 'Always' }, { name: 'flux-view' }] },
+    spec: { containers: [{ name: runnerName }], initContainers: [{ name: 'flux-handshake', restartPolicy: 'Always' }, { name: 'flux-view' }] },
     status: {
       phase: o.phase ?? 'Running',
       conditions: [
@@ -101,7 +101,7 @@ function pod(name: string, index: number, o: { phase?: string; ready?: boolean; 
         { type: 'Ready', status: o.ready ? 'True' : 'False' },
         ...(o.disruption ? [{ type: 'DisruptionTarget', status: 'True', reason: 'EvictionByEvictionAPI' }] : []),
       ],
-      containerStatuses: o.runner ? [{ name: 'flux-sample', containerID: `containerd://${name}-${o.restarts ?? 0}`, restartCount: o.restarts ?? 0, state: o.runner, lastState: o.last, image: '', imageID: '', ready: !!o.ready }] : [],
+      containerStatuses: o.runner ? [{ name: runnerName, containerID: `containerd://${name}-${o.restarts ?? 0}`, restartCount: o.restarts ?? 0, state: o.runner, lastState: o.last, image: '', imageID: '', ready: !!o.ready }] : [],
     },
   } as k8s.V1Pod;
 }
@@ -304,6 +304,24 @@ describe('the command line and the report', () => {
     const rows = e2eReport(cases, [], undefined, undefined).split('\n').filter((l) => l.includes('real cluster: from Kubernetes'));
     expect(rows.map((l) => l.split(' | ')[0])).toEqual(cases.map((c) => `| ${c.id}`));
     for (const row of rows) expect(row).toContain('real cluster: from Kubernetes 1.35 on: the handshake runs in the runner only');
+  });
+
+  test('GIVEN the production example with the view as an image volume (a hashed runner name) WHEN the API server is older than 1.35 THEN a run that failed fast with 78 passes, whatever the runner is called', () => {
+    const c = allCases().cases.find((x) => x.id === 'example production with the view as an image volume')!;
+    const before = expectationFor(c, 'kube', 34);
+    expect(before).toMatchObject({ result: 'Failed', noBrokers: true, leadExit: undefined, leadOutput: undefined });
+    const message = 'flux-view-check: the pod has no flux view image volume at /mnt/flux-view-image: the API server dropped the image volume ghcr.io/x:y and its mounts, as Kubernetes before 1.35 does. Ways out: run on Kubernetes 1.35 or newer';
+    const run = (runner: string, code: number) => {
+      const seen = new Map<string, PodSeen>();
+      observePod(seen, pod('c-0-aaaaa', 0, { phase: 'Failed', runner: { terminated: { exitCode: code, message, startedAt: at(2), finishedAt: at(2), containerID: 'containerd://c-0-aaaaa-0' } } }, runner), 3, T0);
+      fs.mkdirSync(path.join(dir, 'c-0-aaaaa'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'c-0-aaaaa', `${runner}.0.log`), `${message}\n`);
+      const summary = { result: 'Failed' as const, reason: `PodFailurePolicy: Container ${runner} for pod hpc/${runner}-0-aaaaa failed with exit code ${code} matching FailJob rule at index 3`, wall_time_s: null, flux_instance_up_s: null, pods: [podRecord(seen.get('c-0-aaaaa')!, (n, r) => `c-0-aaaaa/${n}.${r}.log`, undefined, runner)] };
+      return checkRun({ expect: before, summary, logs: dir, runner, pods: 1 });
+    };
+    expect(run('flux-prod-bcd93a53', VIEW_CHECK_EXIT_CODE)).toEqual([]);
+    expect(run('flux-prod-bcd93a53', 1).join('\n')).toMatch(/does not match .*exit code 78/);
+    expect(expectationFor(c, 'kube', 35)).toMatchObject({ result: 'Failed', leadExit: 1 });
   });
 
   test('GIVEN both runs THEN the report shows each case\'s two results side by side, with the cluster\'s versions', () => {
