@@ -5,6 +5,7 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { sharedCandidates } from './repo-root';
 import type { LeadPhases } from './kube/lead-phases';
 
 /** Where podemu and Flux are, or why the end-to-end tests cannot run here. */
@@ -15,12 +16,7 @@ export interface Engines {
   readonly missing: string[];
 }
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
-// ../shared next to the checkout; a git worktree lives one level deeper (<root>/wt/<name>).
-const PODEMU_CANDIDATES = [
-  path.resolve(REPO_ROOT, '..', 'shared', 'tools', 'podemu', 'podemu.py'),
-  path.resolve(REPO_ROOT, '..', '..', 'shared', 'tools', 'podemu', 'podemu.py'),
-];
+const PODEMU_CANDIDATES = sharedCandidates('tools', 'podemu', 'podemu.py');
 const DEFAULT_FLUX_PREFIX = '/opt/software/flux';
 
 /** Finds podemu (PODEMU or ../shared/tools/podemu) and Flux (FLUX_PREFIX, else /opt/software/flux). */

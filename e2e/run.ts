@@ -39,8 +39,8 @@ import { keepRun, readKubeRecords, readPodemuRecord } from './record-files';
 import { RunRecord, mainKubeRecord } from './run-record';
 import { e2eReport, fluxVersion } from './report';
 import { CaseResult, Target, runCase, versionSkip } from './run-case';
+import { REPO_ROOT } from './repo-root';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const REPORT = path.join(REPO_ROOT, 'docs', 'e2e.md');
 
 function slug(id: string): string {

@@ -8,19 +8,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { loadInputs } from '../../lib/operator/command-input';
 import { E2eCase, Expectation, HostNeeds, KubeVariant, RejectedCase, VolumeSeed } from '../case';
+import { REPO_ROOT, sharedCandidates } from '../repo-root';
 import { waitForNodes } from './flux-steps';
 import { droppedBefore135 } from './image-volume-versions';
 import { LAMMPS_LIMIT, LAMMPS_NEEDS, lammpsExpectation } from './images';
 
-// The repository's root from the build (build/e2e/cases) or from the source, as the tests load it (e2e/cases).
-const FROM_BUILD = path.basename(path.resolve(__dirname, '..', '..')) === 'build';
-const REPO_ROOT = path.resolve(__dirname, ...(FROM_BUILD ? ['..', '..', '..'] : ['..', '..']));
 const CLI = path.join(REPO_ROOT, 'build', 'lib', 'cli', 'main.js');
-// ../shared next to the checkout; a git worktree lives one level deeper (<root>/wt/<name>).
-const DATA_CANDIDATES = [
-  path.resolve(REPO_ROOT, '..', 'shared', 'data', 'flux-operator', 'tests'),
-  path.resolve(REPO_ROOT, '..', '..', 'shared', 'data', 'flux-operator', 'tests'),
-];
+const DATA_CANDIDATES = sharedCandidates('data', 'flux-operator', 'tests');
 
 /** The operator's test folder, or undefined when ../shared is absent. */
 export const OPERATOR_TESTS = DATA_CANDIDATES.find((d) => fs.existsSync(d));

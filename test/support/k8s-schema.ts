@@ -13,6 +13,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
+import { REPO_ROOT } from '../../e2e/repo-root';
 
 /** A JSON Schema node as the generator writes it (a small, regular subset of JSON Schema). */
 export interface SchemaNode {
@@ -44,16 +45,7 @@ export function compareMinor(a: string, b: string): number {
   return am - bm || an - bn;
 }
 
-function repoRoot(): string {
-  // Works from test/support (ts-jest) and from build/test/support (tsc output) alike.
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${__dirname}`);
-  }
-}
-
-const root = repoRoot();
-const schemaDir = path.join(root, 'test', 'support', 'schemas');
+const schemaDir = path.join(REPO_ROOT, 'test', 'support', 'schemas');
 // Options are part of the cache key: bump CACHE_FORMAT when changing them.
 const CACHE_FORMAT = 1;
 const AJV_OPTIONS = { allErrors: true, allowUnionTypes: true, strict: true, inlineRefs: false, code: { source: true } } as const;
@@ -109,7 +101,7 @@ export function strictValidator(schema: K8sSchema, definition: string): Validate
 export function validatorCacheFile(schema: K8sSchema, definition: string): string {
   const ajvVersion = (require('ajv/package.json') as { version: string }).version;
   const dir = `${schema.typesMinor}-${schema.definitionsSha256.slice(0, 16)}-ajv${ajvVersion}-f${CACHE_FORMAT}`;
-  return path.join(root, 'build', 'k8s-validators', dir, `${definition}.js`);
+  return path.join(REPO_ROOT, 'build', 'k8s-validators', dir, `${definition}.js`);
 }
 
 function cachedValidator(schema: K8sSchema, definition: string): ValidateFunction | undefined {

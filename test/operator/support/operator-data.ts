@@ -5,15 +5,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
+import { sharedCandidates } from '../../../e2e/repo-root';
 import { describeIf } from '../../support/requires';
 
-export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
-
-// ../shared next to the checkout; a git worktree lives one level deeper (<root>/wt/<name>).
-const CANDIDATES = [
-  path.resolve(REPO_ROOT, '..', 'shared', 'data', 'flux-operator'),
-  path.resolve(REPO_ROOT, '..', '..', 'shared', 'data', 'flux-operator'),
-];
+const CANDIDATES = sharedCandidates('data', 'flux-operator');
 
 /** The data folder, or undefined when absent. */
 export const OPERATOR_DATA = CANDIDATES.find((d) => fs.existsSync(path.join(d, 'miniclusters.crd.yaml')));
