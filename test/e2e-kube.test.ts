@@ -10,6 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type * as k8s from '@kubernetes/client-node';
 import { App, Chart } from 'cdk8s';
+import { Expectation } from '../e2e/case';
 import { allCases } from '../e2e/cases';
 import { checkRun } from '../e2e/checks';
 import { faultOutcome } from '../e2e/faults';
@@ -109,6 +110,22 @@ function pod(name: string, index: number, o: { phase?: string; ready?: boolean; 
 const T0 = Date.parse('2026-11-26T10:00:00Z');
 const at = (s: number) => new Date(T0 + s * 1000);
 
+/**
+ * A one-pod run, judged by the shared checks: the runner `runner` ran once and exited `code` at
+ * once, with `message` as its termination message and log, and the Job failed by its
+ * podFailurePolicy on that exit (as after the view check of a dropped image volume).
+ */
+function failedAtOnce(logs: string, expected: Expectation, runner: string, code: number, message: string) {
+  const seen = new Map<string, PodSeen>();
+  observePod(seen, pod('c-0-aaaaa', 0, { phase: 'Failed', runner: { terminated: { exitCode: code, message, startedAt: at(2), finishedAt: at(2), containerID: 'containerd://c-0-aaaaa-0' } } }, runner), 3, T0);
+  fs.mkdirSync(path.join(logs, 'c-0-aaaaa'), { recursive: true });
+  fs.writeFileSync(path.join(logs, 'c-0-aaaaa', `${runner}.0.log`), `${message}\n`);
+  const record = podRecord(seen.get('c-0-aaaaa')!, (n, r) => `c-0-aaaaa/${n}.${r}.log`, undefined, runner);
+  const reason = `PodFailurePolicy: Container ${runner} for pod ns/${runner}-0-aaaaa failed with exit code ${code} matching FailJob rule at index 3`;
+  const summary = { result: 'Failed' as const, reason, wall_time_s: null, flux_instance_up_s: null, pods: [record] };
+  return { record, problems: checkRun({ expect: expected, summary, logs, runner, pods: 1 }) };
+}
+
 describe('a polled run as podemu records it', () => {
   test('GIVEN a worker that starts, turns Ready and completes THEN its record has the times, the broker up at Ready and the exit', () => {
     const seen = new Map<string, PodSeen>();
@@ -138,13 +155,8 @@ describe('a polled run as podemu records it', () => {
   test('GIVEN a runner that ended with the view check\'s 78 THEN no broker is seen, and one that ended otherwise is', () => {
     // What an API server before 1.35 leads to: the image volume dropped, the runner's first step fails.
     const checked = (code: number) => {
-      const seen = new Map<string, PodSeen>();
-      observePod(seen, pod('c-0-aaaaa', 0, { phase: 'Failed', runner: { terminated: { exitCode: code, startedAt: at(2), finishedAt: at(2), containerID: 'containerd://c-0-aaaaa-0' } } }), 3, T0);
-      fs.mkdirSync(path.join(dir, 'c-0-aaaaa'), { recursive: true });
-      fs.writeFileSync(path.join(dir, 'c-0-aaaaa', 'flux-sample.0.log'), 'flux-view-check: the pod has no flux view image volume\n');
-      const record = podRecord(seen.get('c-0-aaaaa')!, (c, r) => `c-0-aaaaa/${c}.${r}.log`, undefined, 'flux-sample');
-      const summary = { result: 'Failed' as const, reason: 'PodFailurePolicy', wall_time_s: null, flux_instance_up_s: null, pods: [record] };
-      return { firstSeen: record.broker?.first_seen, problems: checkRun({ expect: { result: 'Failed', noBrokers: true }, summary, logs: dir, runner: 'flux-sample', pods: 1 }) };
+      const { record, problems } = failedAtOnce(dir, { result: 'Failed', noBrokers: true }, 'flux-sample', code, 'flux-view-check: the pod has no flux view image volume');
+      return { firstSeen: record.broker?.first_seen, problems };
     };
     expect(checked(VIEW_CHECK_EXIT_CODE)).toEqual({ firstSeen: null, problems: [] });
     expect(checked(1)).toEqual({ firstSeen: 2, problems: [expect.stringMatching(/^pod c-0-aaaaa started a broker at \+2s, although none should start$/)] });
@@ -311,16 +323,9 @@ describe('the command line and the report', () => {
     const before = expectationFor(c, 'kube', 34);
     expect(before).toMatchObject({ result: 'Failed', noBrokers: true, leadExit: undefined, leadOutput: undefined });
     const message = 'flux-view-check: the pod has no flux view image volume at /mnt/flux-view-image: the API server dropped the image volume ghcr.io/x:y and its mounts, as Kubernetes before 1.35 does. Ways out: run on Kubernetes 1.35 or newer';
-    const run = (runner: string, code: number) => {
-      const seen = new Map<string, PodSeen>();
-      observePod(seen, pod('c-0-aaaaa', 0, { phase: 'Failed', runner: { terminated: { exitCode: code, message, startedAt: at(2), finishedAt: at(2), containerID: 'containerd://c-0-aaaaa-0' } } }, runner), 3, T0);
-      fs.mkdirSync(path.join(dir, 'c-0-aaaaa'), { recursive: true });
-      fs.writeFileSync(path.join(dir, 'c-0-aaaaa', `${runner}.0.log`), `${message}\n`);
-      const summary = { result: 'Failed' as const, reason: `PodFailurePolicy: Container ${runner} for pod hpc/${runner}-0-aaaaa failed with exit code ${code} matching FailJob rule at index 3`, wall_time_s: null, flux_instance_up_s: null, pods: [podRecord(seen.get('c-0-aaaaa')!, (n, r) => `c-0-aaaaa/${n}.${r}.log`, undefined, runner)] };
-      return checkRun({ expect: before, summary, logs: dir, runner, pods: 1 });
-    };
-    expect(run('flux-prod-bcd93a53', VIEW_CHECK_EXIT_CODE)).toEqual([]);
-    expect(run('flux-prod-bcd93a53', 1).join('\n')).toMatch(/does not match .*exit code 78/);
+    const run = (code: number) => failedAtOnce(dir, before, 'flux-prod-bcd93a53', code, message).problems;
+    expect(run(VIEW_CHECK_EXIT_CODE)).toEqual([]);
+    expect(run(1).join('\n')).toMatch(/does not match .*exit code 78/);
     expect(expectationFor(c, 'kube', 35)).toMatchObject({ result: 'Failed', leadExit: 1 });
   });
 
