@@ -1,19 +1,15 @@
 /**
  * Where the repository is, and where ../shared (the reference data and tools beside the checkout)
- * may be, whether this file runs from the source (the tests) or from build/ (npm run e2e).
+ * may be, whether this file runs from the source (the tests: e2e/repo-root.ts) or compiled
+ * (npm run e2e: build/e2e/repo-root.js). By the file's own place, not by a package.json: a copy of
+ * build/ alone (a test's bare checkout) has none.
  */
-import * as fs from 'fs';
 import * as path from 'path';
 
-function findRepoRoot(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${__dirname}`);
-  }
-}
+const COMPILED = path.extname(__filename) === '.js';
 
-/** The directory of the repository's package.json. */
-export const REPO_ROOT = findRepoRoot();
+/** The repository's root (the parent of e2e/ and of build/). */
+export const REPO_ROOT = path.resolve(__dirname, ...(COMPILED ? ['..', '..'] : ['..']));
 
 /** Where `shared/<parts>` may be: next to the checkout, or one level up for a git worktree (<root>/wt/<name>). */
 export function sharedCandidates(...parts: string[]): string[] {
