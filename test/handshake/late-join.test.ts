@@ -1,5 +1,5 @@
 import { HANDSHAKE_FAILED_FILE, HANDSHAKE_HOSTS_FILE, HANDSHAKE_PARENT_FILE, HANDSHAKE_READY_FILE } from '../../lib/core/handshake-contract';
-import { ClusterOptions, Pod, TestCluster, programSuite } from './support/cluster';
+import { ClusterOptions, LogLine, Pod, TestCluster, programSuite } from './support/cluster';
 import { FakeBrokerPort, connectAsBroker, dialAsBroker } from './support/flux-broker';
 import { ServiceProxy } from './support/service-proxy';
 
@@ -17,6 +17,19 @@ function parentEnv(c: TestCluster, parent: number, ip: string): string {
 
 function events(pod: Pod, event: string): Record<string, unknown>[] {
   return pod.lines.filter((l) => l.event === event);
+}
+
+/**
+ * Dials again and again until `pod` logs a line that `match`es, as a prober or libzmq redials: a
+ * dial that lands in the bind check's brief listen of the Flux port is closed unread. A pod that
+ * exits ends the dialing too, and the wait then fails saying how it ended.
+ */
+async function redialUntil(pod: Pod, match: (l: LogLine) => boolean, dial: () => Promise<void>): Promise<void> {
+  const logged = pod.waitFor(match);
+  let settled = false;
+  void logged.then(() => { settled = true; }, () => { settled = true; });
+  while (!settled) await Promise.race([dial(), pod.exited]);
+  await logged;
 }
 
 programSuite('init lifecycle: a pod that comes after the cluster is up joins without the exited handshakes', () => {
@@ -99,14 +112,8 @@ programSuite('init lifecycle: a pod that comes after the cluster is up joins wit
     const c = await runningCluster({ size: 3 }, []);
     const rank0 = await c.startPod(0, { generation: 1, freshVolume: true });
     // WHEN rank 1's broker, which ran all along, re-resolved its parent and dials the new address,
-    // redialing as libzmq does when a connection is closed (a dial that lands in the bind check's
-    // brief listen is closed unread)
-    const ran = rank0.waitFor((l) => l.event === 'cluster-running');
-    let settled = false;
-    void ran.then(() => { settled = true; }, () => { settled = true; });
-    // (a rank 0 that exits ends the dialing too, and `ran` then says how it ended)
-    while (!settled) await Promise.race([dialAsBroker(c.ip(1), c.ip(0, 1), c.fluxPort), rank0.exited]);
-    await ran;
+    // redialing as libzmq does when a connection is closed
+    await redialUntil(rank0, (l) => l.event === 'cluster-running', () => dialAsBroker(c.ip(1), c.ip(0, 1), c.fluxPort));
     // THEN the new rank 0 is ready and exits 0, though nobody registered with it
     expect(await rank0.exited).toBe(0);
     expect(rank0.file(HANDSHAKE_READY_FILE)).toBe('rank=0\n');
@@ -124,12 +131,15 @@ programSuite('init lifecycle: a pod that comes after the cluster is up joins wit
     fluxService = new ServiceProxy(c.proxy.vip, c.fluxPort);
     await fluxService.setEndpoint(c.ip(0));
     const rank0 = await c.startPod(0);
-    // WHEN something that is not a broker connects to its Flux port (an HTTP health check)
-    await dialAsBroker(c.ip(2), c.ip(0), c.fluxPort, Buffer.from('GET / HTTP/1.1\r\nHost: flux-0\r\n\r\n'));
-    await rank0.waitFor((l) => l.event === 'flux-port-ignored' && l.reason === 'no ZMTP greeting');
+    // WHEN something that is not a broker connects to its Flux port (an HTTP health check, which probes again)
+    await redialUntil(rank0, (l) => l.event === 'flux-port-ignored' && l.reason === 'no ZMTP greeting',
+      () => dialAsBroker(c.ip(2), c.ip(0), c.fluxPort, Buffer.from('GET / HTTP/1.1\r\nHost: flux-0\r\n\r\n')));
     // AND a registered pod's broker dials it (a follower that joined before the others)
     const pod1 = await c.startPod(1);
     await pod1.waitFor((l) => l.event === 'directory' && l.outcome === 'ok');
+    // (registered once rank 0 says so: pod 1's `directory ok` comes with rank 0's welcome, before
+    // rank 0 has read the registration; a real broker starts only after rank 0's ready, later still)
+    await rank0.waitFor((l) => l.event === 'peers-registered' && l.registered === 1);
     const early = await connectAsBroker(c.ip(1), c.ip(0), c.fluxPort);
     await rank0.waitFor((l) => l.event === 'flux-port-ignored' && l.reason === 'a registered pod\'s broker');
     // THEN that connection is held open, so the broker does not redial in a loop while rank 0 waits
